@@ -1,0 +1,34 @@
+"""The one-command local run: SQLite, no Redis needed, debug on.
+
+Not for production. Tasks run eagerly in the web process when REDIS_URL is empty, and
+the cache is in-process, so a fresh machine with only Python can serve the demo club.
+"""
+
+from .base import *
+from .base import DATABASE_URL_DEFAULT, REDIS_URL, database_from_env, env
+
+DEBUG = True
+SECRET_KEY = env.str("SECRET_KEY", default="local-development-only-not-secret")
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+
+DATABASES = {"default": database_from_env(DATABASE_URL_DEFAULT)}
+
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CELERY_BROKER_URL = "memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# runserver serves static files itself; no manifest needed.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# No collected static files here: WhiteNoise serves them from the app finders instead.
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True

@@ -1,0 +1,29 @@
+"""Production: PostgreSQL, Redis, gunicorn, a Celery worker and beat.
+
+Every installation-specific value is required from the environment; a missing one stops
+the process at start rather than running with a guess.
+"""
+
+from .base import *
+from .base import database_from_env, env
+
+DEBUG = False
+SECRET_KEY = env.str("SECRET_KEY")
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+DATABASES = {"default": database_from_env(env.str("DATABASE_URL"))}
+
+REDIS_URL = env.str("REDIS_URL")
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = REDIS_URL
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+}
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_CONTENT_TYPE_NOSNIFF = True

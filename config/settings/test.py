@@ -1,0 +1,35 @@
+"""Tests and CI: real PostgreSQL and real Redis, as in production.
+
+Defaults point at the services every project machine runs (PostgreSQL on
+127.0.0.1:5432, database ``test``, trust auth; Redis on 127.0.0.1:6379). The tests use
+Redis database 15 so that they never touch data of a local run on database 0.
+"""
+
+from .base import *
+from .base import database_from_env, env
+
+DEBUG = False
+SECRET_KEY = "test-only-not-secret"  # noqa: S105
+ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
+
+DATABASES = {"default": database_from_env("postgres://postgres@127.0.0.1:5432/test")}
+# Each test opens and closes its own connection; a persistent one would outlive the
+# test database that pytest-django creates and drops.
+DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/15")
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = REDIS_URL
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+}
+
+# Hashing passwords slowly is a production virtue and a test-suite cost.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# No collected static files here: WhiteNoise serves them from the app finders instead.
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True

@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from games import views as games_views
+
+from .health import healthz
+
+urlpatterns = [
+    path("", games_views.home, name="home"),
+    path("healthz", healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("games.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+]

@@ -1,0 +1,49 @@
+"""The application's error hierarchy.
+
+Services raise these; the API's exception handler (``config.api``) turns each into JSON
+``{"code": ..., "detail": ...}`` with the class's HTTP status, and the web pages show the
+detail. ``code`` is stable (clients branch on it); ``detail`` is a translated,
+human-readable sentence. Raising one inside a service's transaction rolls it back, so a
+refused write changes nothing.
+"""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+
+
+class ApplicationError(Exception):
+    """A request the application refuses, with a stable code and a message for people."""
+
+    status = 400
+
+    def __init__(self, code: str, detail: str | Promise, *, extra: dict[str, object] | None = None):
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+        self.extra = extra or {}
+
+
+class ValidationFailed(ApplicationError):
+    """The input is malformed or breaks a rule (HTTP 400)."""
+
+    status = 400
+
+
+class PermissionDenied(ApplicationError):
+    """The user may not do this (HTTP 403)."""
+
+    status = 403
+
+
+class NotFound(ApplicationError):
+    """The thing asked for does not exist (HTTP 404)."""
+
+    status = 404
+
+
+class Conflict(ApplicationError):
+    """The request is valid but the state has moved on: stale version, not your turn,
+    already finished (HTTP 409)."""
+
+    status = 409

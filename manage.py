@@ -1,0 +1,21 @@
+#!/usr/bin/env python
+"""Django's command-line utility.
+
+Without DJANGO_SETTINGS_MODULE it uses the local settings (SQLite, no Redis): the
+one-command developer run. Tests use ``config.settings.test`` (pytest config), production
+sets ``config.settings.production`` explicitly.
+"""
+
+import os
+import sys
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+"""Suite-wide fixtures and the pytest header that says which services the tests hit."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Name the database and Redis the suite runs against, from the live servers."""
+    import django
+    from django.conf import settings
+
+    django.setup()
+    db = settings.DATABASES["default"]
+    lines = [
+        f"database: {db['ENGINE'].rsplit('.', 1)[-1]} {db.get('HOST', '')}:{db.get('PORT', '')}"
+    ]
+    try:
+        import psycopg
+
+        with psycopg.connect(
+            host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"], connect_timeout=3
+        ) as conn:
+            lines.append(f"database server: {conn.execute('SELECT version()').fetchone()[0]}")
+    except Exception as exc:  # the header must not hide the real failure in the tests
+        lines.append(f"database server: unreachable ({type(exc).__name__})")
+    try:
+        import redis
+
+        info = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=3).info("server")
+        lines.append(f"redis: {settings.REDIS_URL} (Redis {info['redis_version']})")
+    except Exception as exc:
+        lines.append(f"redis: {settings.REDIS_URL} unreachable ({type(exc).__name__})")
+    return lines
