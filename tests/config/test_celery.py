@@ -30,9 +30,8 @@ def test_a_real_worker_returns_a_task_result_over_redis():
 
 @pytest.mark.django_db
 def test_delay_on_commit_enqueues_only_after_commit(django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        with transaction.atomic():
-            ping.delay_on_commit("after-commit")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks, transaction.atomic():
+        ping.delay_on_commit("after-commit")
     # Held back as a commit hook of the test's outer transaction, not sent at once.
     assert len(callbacks) == 1
 
