@@ -32,3 +32,17 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     except Exception as exc:
         lines.append(f"redis: {settings.REDIS_URL} unreachable ({type(exc).__name__})")
     return lines
+
+
+def _register_hypothesis_profiles() -> None:
+    """``ci`` (chosen by .ci/run with HYPOTHESIS_PROFILE=ci) derandomizes the property
+    tests so a CI run is reproducible; developers' runs keep exploring new examples."""
+    import os
+
+    from hypothesis import settings
+
+    settings.register_profile("ci", derandomize=True, print_blob=True)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+_register_hypothesis_profiles()
