@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from games.engine.actions import Action, apply_action, state_from_dict
+from games.engine.errors import EngineError
+from games.engine.game import GameState
+from games.engine.met import match_winning_chance_for
+from games.engine.notation import format_play
+from games.engine.position import position_id
+
 from .errors import NotFound
-from .models import Player
+from .models import Game, Match, Player
 
 
 def player_list(*, active_only: bool = True) -> QuerySet[Player]:
@@ -25,3 +34,129 @@ def player_get(*, player_id: int) -> Player:
         return Player.objects.get(pk=player_id)
     except Player.DoesNotExist:
         raise NotFound("player_not_found", _("There is no player with this id.")) from None
+
+
+# ====================================================================== matches and games
+def match_list(*, status: str | None = None, limit: int = 100) -> QuerySet[Match]:
+    matches = Match.objects.select_related("player1", "player2", "winner")
+    if status:
+        matches = matches.filter(status=status)
+    return matches.order_by("-created_at", "-id")[:limit]
+
+
+def match_get(*, match_id: int) -> Match:
+    try:
+        return Match.objects.select_related("player1", "player2", "winner").get(pk=match_id)
+    except Match.DoesNotExist:
+        raise NotFound("match_not_found", _("There is no match with this id.")) from None
+
+
+def game_get(*, game_id: int) -> Game:
+    try:
+        return Game.objects.select_related(
+            "match", "match__player1", "match__player2", "match__winner"
+        ).get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("game_not_found", _("There is no game with this id.")) from None
+
+
+def match_current_game(*, match: Match) -> Game | None:
+    return match.games.order_by("-number").first()
+
+
+def legal_actions(state: GameState, index: int) -> list[dict[str, Any]]:
+    """What player ``index`` may do now, decided by the engine itself: each candidate
+    is tried on the immutable state and kept when the engine accepts it."""
+    if state.is_over:
+        return []
+    found: list[dict[str, Any]] = []
+    probes: list[tuple[str, Action]] = [
+        ("roll", Action("roll", index, {"dice": [1, 2]})),
+        ("double", Action("double", index, {})),
+        ("take", Action("take", index, {})),
+        ("drop", Action("drop", index, {})),
+        ("beaver", Action("beaver", index, {})),
+        ("accept_resignation", Action("accept_resignation", index, {})),
+        ("decline_resignation", Action("decline_resignation", index, {})),
+    ]
+    for name, probe in probes:
+        if _accepted(state, probe):
+            found.append({"action": name})
+    if state.phase == "choose_double" and state.turn == index and state.resignation is None:
+        found.append({"action": "choose_double", "values": [1, 2, 3, 4, 5, 6]})
+    if state.phase == "move" and state.turn == index and state.resignation is None:
+        plays = [
+            {"play": format_play(p), "position_id": position_id(p.result)}
+            for p in state.legal_plays()
+        ]
+        found.append({"action": "play", "plays": plays})
+    if state.options.resign_mode == "seed002":
+        if _accepted(state, Action("resign", index, {})):
+            found.append({"action": "resign"})
+    else:
+        kinds = [
+            kind
+            for kind in ("single", "gammon", "backgammon")
+            if _accepted(state, Action("resign", index, {"kind": kind}))
+        ]
+        if kinds:
+            found.append({"action": "resign", "kinds": kinds})
+    return found
+
+
+def _accepted(state: GameState, action: Action) -> bool:
+    try:
+        apply_action(state, action)
+    except EngineError:
+        return False
+    return True
+
+
+def game_view(*, game: Game, viewer_index: int | None) -> dict[str, Any]:
+    """A game's state as a client needs it, for player ``viewer_index`` (or a
+    spectator, ``None``): ids, dice, cube, turn, pips, score, Crawford, winning chances
+    and the legal actions of the viewer."""
+    match = game.match
+    state = state_from_dict(game.state)
+    board0 = state.board_of(0)
+    pips0, pips1 = board0.pip_count()
+    chances: list[float] | None = None
+    if not state.match.is_money and not state.match.is_over:
+        chances = [
+            round(match_winning_chance_for(state.match, 0), 5),
+            round(match_winning_chance_for(state.match, 1), 5),
+        ]
+    result = state.result
+    return {
+        "game": game.pk,
+        "match": match.pk,
+        "number": game.number,
+        "version": game.version,
+        "position_id": game.position_id,
+        "match_id": game.gnubg_match_id,
+        "phase": state.phase,
+        "turn": state.turn,
+        "player_to_act": state.player_to_act,
+        "dice": None if state.dice is None else list(state.dice),
+        "cube": {"value": state.cube, "owner": state.cube_owner},
+        "resignation": None
+        if state.resignation is None
+        else {"player": state.resignation.player, "kind": state.resignation.kind},
+        "pips": [pips0, pips1],
+        "borne_off": [board0.mover_off, board0.opponent_off],
+        "board": [list(board0.mover), list(board0.opponent)],
+        "score": list(state.match.score),
+        "match_length": state.match.length,
+        "crawford": state.match.crawford,
+        "winning_chances": chances,
+        "result": None
+        if result is None
+        else {
+            "winner": result.winner,
+            "kind": result.kind,
+            "points": result.points,
+            "reason": result.reason,
+        },
+        "you": viewer_index,
+        "legal_actions": [] if viewer_index is None else legal_actions(state, viewer_index),
+    }

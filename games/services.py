@@ -1,0 +1,397 @@
+"""Writes of the shared core: create and start matches, and every game action.
+
+Each service is one transaction. A game action follows the house pattern
+(ARCHITECTURE.md): lock the game row (``SELECT ... FOR UPDATE``), check the version the
+client acted on, rebuild the engine state from the stored snapshot, let the pure engine
+decide, then store the new snapshot, one append-only log row and the bumped version.
+When a game ends, the match score moves on (R10, R11) and the next game starts with its
+opening roll, still inside the same transaction. A refused action raises an
+:class:`~games.errors.ApplicationError` and so changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.dice import SYSTEM_DICE, DiceSource, roll_die
+from games.engine import actions as engine_actions
+from games.engine.actions import Action, ActionKind
+from games.engine.errors import EngineError
+from games.engine.game import GameState, apply_result, new_game
+from games.engine.match import MatchState
+from games.engine.notation import format_play, parse_play
+from games.engine.position import position_id
+from games.engine.rules import RuleOptions
+
+from .errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from .messages import engine_message
+from .models import Game, GameAction, Match, Player
+
+#: Longest match a club plays; the engine's Match ID holds up to 32767.
+MAX_MATCH_LENGTH = 25
+
+
+def _engine_error(exc: EngineError) -> ValidationFailed:
+    return ValidationFailed(exc.code, engine_message(exc.code), extra={"reason": exc.message})
+
+
+# ====================================================================== matches
+def match_create(
+    *,
+    player1: Player,
+    player2: Player,
+    length: int,
+    rules: Mapping[str, Any] | None = None,
+    created_by: Any = None,
+) -> Match:
+    """A new match (``length`` points, 0 = money session) with its rules frozen."""
+    if player1.pk == player2.pk:
+        raise ValidationFailed("same_player", _("A player cannot play against themselves."))
+    if not (player1.is_active and player2.is_active):
+        raise ValidationFailed("inactive_player", _("Both players must be active members."))
+    if not 0 <= length <= MAX_MATCH_LENGTH:
+        raise ValidationFailed(
+            "invalid_length",
+            _("A match is played to 1 to %(max)d points (0 for money play).")
+            % {"max": MAX_MATCH_LENGTH},
+        )
+    match_state = MatchState.money() if length == 0 else MatchState.new(length)
+    try:
+        options = engine_actions.options_from_dict(dict(rules or {}))
+        if match_state.is_money is False:
+            match_state.check_options(options)
+    except EngineError as exc:
+        raise _engine_error(exc) from None
+    return Match.objects.create(
+        player1=player1,
+        player2=player2,
+        length=length,
+        rules=engine_actions.options_to_dict(options),
+        state=engine_actions.match_to_dict(match_state),
+        created_by=created_by,
+    )
+
+
+def match_start(*, match_id: int, by: Player | None = None, dice: DiceSource = SYSTEM_DICE) -> Game:
+    """Start a waiting match: game 1 and its opening roll (R3). ``by`` (when given)
+    must be one of the match's players."""
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except Match.DoesNotExist:
+            raise NotFound("match_not_found", _("There is no match with this id.")) from None
+        if by is not None and match.player_index(by.pk) is None:
+            raise PermissionDenied("not_a_player", _("Only the match's players may do this."))
+        if match.status != Match.Status.WAITING:
+            raise Conflict("match_already_started", _("This match has already started."))
+        match.status = Match.Status.PLAYING
+        match.started_at = timezone.now()
+        match.save(update_fields=["status", "started_at"])
+        options = engine_actions.options_from_dict(match.rules)
+        return _game_begin(
+            match=match,
+            number=1,
+            options=options,
+            match_state=engine_actions.match_from_dict(match.state),
+            dice=dice,
+        )
+
+
+def _game_begin(
+    *,
+    match: Match,
+    number: int,
+    options: RuleOptions,
+    match_state: MatchState,
+    dice: DiceSource,
+) -> Game:
+    """Create game ``number`` and make its opening roll (R3): each player rolls one die,
+    a tie rolls again (the engine doubles the cube then when automatic doubles are on)."""
+    state = new_game(options, match_state)
+    log: list[Action] = []
+    while state.phase == "opening":
+        action = Action("opening_roll", None, {"dice": [roll_die(dice), roll_die(dice)]})
+        state = engine_actions.apply_action(state, action)
+        log.append(action)
+    game = Game.objects.create(
+        match=match,
+        number=number,
+        crawford=match_state.crawford,
+        **_game_columns(state, version=len(log)),
+    )
+    GameAction.objects.bulk_create(
+        GameAction(game=game, seq=seq, kind=a.kind, player_index=a.player, data=dict(a.data))
+        for seq, a in enumerate(log, start=1)
+    )
+    return game
+
+
+def _game_columns(state: GameState, *, version: int) -> dict[str, Any]:
+    result = state.result
+    return {
+        "state": engine_actions.state_to_dict(state),
+        "version": version,
+        "position_id": position_id(state.position),
+        "gnubg_match_id": state.match_id(),
+        "is_over": result is not None,
+        "winner_index": None if result is None else result.winner,
+        "points": None if result is None else result.points,
+        "result_kind": "" if result is None else result.kind,
+    }
+
+
+# ====================================================================== game actions
+@dataclass(frozen=True)
+class ActionOutcome:
+    """What a game action did: the game after it, the logged action, and the next game
+    when this one ended and the match goes on."""
+
+    game: Game
+    action: GameAction
+    next_game: Game | None = None
+
+
+def _game_act(
+    *,
+    game_id: int,
+    player: Player,
+    expected_version: int,
+    build: Callable[[GameState, int], Action],
+    dice: DiceSource = SYSTEM_DICE,
+) -> ActionOutcome:
+    """The one path of every game action (see the module docstring)."""
+    with transaction.atomic():
+        try:
+            # Lock only the game row: it is the aggregate every action of this game
+            # serialises on. The match row is written only when the game ends, by the
+            # holder of this lock.
+            game = (
+                Game.objects.select_for_update(of=("self",)).select_related("match").get(pk=game_id)
+            )
+        except Game.DoesNotExist:
+            raise NotFound("game_not_found", _("There is no game with this id.")) from None
+        match = game.match
+        index = match.player_index(player.pk)
+        if index is None:
+            raise PermissionDenied("not_a_player", _("Only the match's players may do this."))
+        if game.version != expected_version:
+            raise Conflict(
+                "stale_version",
+                _("The game has moved on since you looked: reload and try again."),
+                extra={"version": game.version},
+            )
+        try:
+            state = engine_actions.state_from_dict(game.state)
+            action = build(state, index)
+            after = engine_actions.apply_action(state, action)
+        except EngineError as exc:
+            raise _engine_error(exc) from None
+
+        version = game.version + 1
+        for field, value in _game_columns(after, version=version).items():
+            setattr(game, field, value)
+        next_game = None
+        if after.result is not None:
+            game.finished_at = timezone.now()
+            next_game = _match_advance(match=match, state=after, dice=dice)
+        game.save()
+        logged = GameAction.objects.create(
+            game=game,
+            seq=version,
+            kind=action.kind,
+            player_index=action.player,
+            actor=player,
+            data=dict(action.data),
+        )
+    return ActionOutcome(game=game, action=logged, next_game=next_game)
+
+
+def _match_advance(*, match: Match, state: GameState, dice: DiceSource) -> Game | None:
+    """Record a finished game in the match (R10, R11) and start the next game unless
+    the match is over. A money session goes on game after game until a player ends it
+    between games."""
+    assert state.result is not None
+    match_state = apply_result(state.match, state.result)
+    match.state = engine_actions.match_to_dict(match_state)
+    match.score1, match.score2 = match_state.score
+    fields = ["state", "score1", "score2"]
+    next_game = None
+    if match_state.is_over:
+        match.status = Match.Status.FINISHED
+        match.winner_id = match.player1_id if match_state.winner == 0 else match.player2_id
+        match.finished_at = timezone.now()
+        fields += ["status", "winner", "finished_at"]
+    else:
+        options = engine_actions.options_from_dict(match.rules)
+        next_game = _game_begin(
+            match=match,
+            number=match.games.count() + 1,
+            options=options,
+            match_state=match_state,
+            dice=dice,
+        )
+    match.save(update_fields=fields)
+    return next_game
+
+
+def _simple(kind: ActionKind, /, **data: Any) -> Callable[[GameState, int], Action]:
+    def build(state: GameState, index: int) -> Action:
+        return Action(kind, index, data)
+
+    return build
+
+
+def game_roll(
+    *, game_id: int, player: Player, expected_version: int, dice: DiceSource = SYSTEM_DICE
+) -> ActionOutcome:
+    """Roll the server's dice for ``player`` (R14). With no legal move the turn passes
+    at once (R6)."""
+
+    def build(state: GameState, index: int) -> Action:
+        # Draw only when the engine would accept a roll now, so a refused roll never
+        # consumes dice (a scripted source stays in step).
+        if state.phase == "roll" and state.player_to_act == index and state.resignation is None:
+            return Action("roll", index, {"dice": [roll_die(dice), roll_die(dice)]})
+        return Action("roll", index, {"dice": [1, 1]})  # refused by the engine below
+
+    return _game_act(
+        game_id=game_id, player=player, expected_version=expected_version, build=build, dice=dice
+    )
+
+
+def game_play(
+    *,
+    game_id: int,
+    player: Player,
+    expected_version: int,
+    play: str = "",
+    result_position_id: str = "",
+    dice: DiceSource = SYSTEM_DICE,
+) -> ActionOutcome:
+    """Play the rolled dice: ``play`` in notation (``24/18 13/10*``) or the resulting
+    ``result_position_id``. Final once submitted (R14)."""
+
+    def build(state: GameState, index: int) -> Action:
+        if state.phase != "move" or state.player_to_act != index or state.dice is None:
+            return Action("play", index, {})  # the engine names what is wrong
+        if result_position_id:
+            for legal in state.legal_plays():
+                if position_id(legal.result) == result_position_id:
+                    return _play_action(index, format_play(legal), result_position_id)
+            raise EngineError("illegal_play", "no legal play gives that position")
+        if not play.strip():
+            raise EngineError("invalid_notation", "a play is required")
+        chosen = parse_play(
+            state.position,
+            play,
+            *state.dice,
+            max_checkers_per_point=state.options.max_checkers_per_point,
+            min_pip_waste=state.options.min_pip_waste,
+        )
+        return _play_action(index, format_play(chosen), position_id(chosen.result))
+
+    return _game_act(
+        game_id=game_id, player=player, expected_version=expected_version, build=build, dice=dice
+    )
+
+
+def _play_action(index: int, notation: str, result: str) -> Action:
+    return Action("play", index, {"play": notation, "position_id": result})
+
+
+def game_choose_double(
+    *, game_id: int, player: Player, expected_version: int, value: int
+) -> ActionOutcome:
+    """Acey-Deucey (R3): name the double to play after a 1-2."""
+    return _game_act(
+        game_id=game_id,
+        player=player,
+        expected_version=expected_version,
+        build=_simple("choose_double", value=value),
+    )
+
+
+def cube_offer(*, game_id: int, player: Player, expected_version: int) -> ActionOutcome:
+    """Double (R8; refused in the Crawford game, R11)."""
+    return _game_act(
+        game_id=game_id, player=player, expected_version=expected_version, build=_simple("double")
+    )
+
+
+def cube_take(
+    *, game_id: int, player: Player, expected_version: int, dice: DiceSource = SYSTEM_DICE
+) -> ActionOutcome:
+    return _game_act(
+        game_id=game_id,
+        player=player,
+        expected_version=expected_version,
+        build=_simple("take"),
+        dice=dice,
+    )
+
+
+def cube_drop(
+    *, game_id: int, player: Player, expected_version: int, dice: DiceSource = SYSTEM_DICE
+) -> ActionOutcome:
+    """Refuse a double: the game ends, the doubler wins the cube before the double."""
+    return _game_act(
+        game_id=game_id,
+        player=player,
+        expected_version=expected_version,
+        build=_simple("drop"),
+        dice=dice,
+    )
+
+
+def cube_beaver(*, game_id: int, player: Player, expected_version: int) -> ActionOutcome:
+    """Take and redouble at once, keeping the cube (R8, money play with beavers)."""
+    return _game_act(
+        game_id=game_id, player=player, expected_version=expected_version, build=_simple("beaver")
+    )
+
+
+def resign_offer(
+    *,
+    game_id: int,
+    player: Player,
+    expected_version: int,
+    kind: str | None = None,
+    dice: DiceSource = SYSTEM_DICE,
+) -> ActionOutcome:
+    """Resign (R9): in ``offer`` mode an offer of ``kind`` the opponent answers; in
+    ``seed002`` mode the game ends at once."""
+    data = {} if kind is None else {"kind": kind}
+    return _game_act(
+        game_id=game_id,
+        player=player,
+        expected_version=expected_version,
+        build=_simple("resign", **data),
+        dice=dice,
+    )
+
+
+def resign_accept(
+    *, game_id: int, player: Player, expected_version: int, dice: DiceSource = SYSTEM_DICE
+) -> ActionOutcome:
+    return _game_act(
+        game_id=game_id,
+        player=player,
+        expected_version=expected_version,
+        build=_simple("accept_resignation"),
+        dice=dice,
+    )
+
+
+def resign_decline(*, game_id: int, player: Player, expected_version: int) -> ActionOutcome:
+    return _game_act(
+        game_id=game_id,
+        player=player,
+        expected_version=expected_version,
+        build=_simple("decline_resignation"),
+    )

@@ -1,0 +1,32 @@
+"""factory_boy factories for the project's models (no JSON fixtures)."""
+
+from __future__ import annotations
+
+import factory
+from django.contrib.auth import get_user_model
+
+from games.models import Player
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.django.Password("jelszo-123")
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    name = factory.Sequence(lambda n: f"Játékos {n}")
+    country = "HU"
+    club = "Budapest Backgammon Kör"
+
+
+class UserPlayerFactory(PlayerFactory):
+    """A player with a login."""
+
+    user = factory.SubFactory(UserFactory)
