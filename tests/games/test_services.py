@@ -292,7 +292,10 @@ def test_the_action_log_is_append_only_on_postgresql(players):
     row = game.actions.first()
     with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
         GameAction.objects.filter(pk=row.pk).update(kind="forged")
-    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("DELETE FROM games_gameaction WHERE id = %s", [row.pk])
+    with (
+        pytest.raises(IntegrityError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("DELETE FROM games_gameaction WHERE id = %s", [row.pk])
     assert GameAction.objects.get(pk=row.pk).kind == "opening_roll"
