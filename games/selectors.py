@@ -46,7 +46,11 @@ def match_list(*, status: str | None = None, limit: int = 100) -> QuerySet[Match
 
 def match_get(*, match_id: int) -> Match:
     try:
-        return Match.objects.select_related("player1", "player2", "winner").get(pk=match_id)
+        return (
+            Match.objects.select_related("player1", "player2", "winner")
+            .prefetch_related("games")
+            .get(pk=match_id)
+        )
     except Match.DoesNotExist:
         raise NotFound("match_not_found", _("There is no match with this id.")) from None
 

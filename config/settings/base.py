@@ -27,7 +27,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files
     "games",
     "tournaments",
     "chouette",
@@ -141,7 +143,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # Tokens for API clients, sessions for the pages (and the docs page). Token first:
+    # an anonymous request then gets 401 with `WWW-Authenticate: Token`, not a bare 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -152,6 +157,9 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon club server API",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 CLUB_NAME = env.str("CLUB_NAME", default="Backgammon Kör")
