@@ -212,7 +212,7 @@ def test_match_creation_is_validated(pair):
 
 
 def test_a_money_session_with_beavers_and_jacoby(pair):
-    (a, client_a), (b, client_b) = pair
+    (a, client_a), (b, _) = pair
     match = _create(client_a, a, b, length=0, rules={"beavers": True, "jacoby": True})
     assert match["rules"]["beavers"] is True
     state = client_a.get(f"/api/v1/games/{match['current_game']}/").json()
