@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from games.engine.actions import Action, apply_action, state_from_dict
+from games.engine.actions import Action, apply_action, new_game_from_dicts, replay, state_from_dict
 from games.engine.errors import EngineError
 from games.engine.game import GameState
 from games.engine.met import match_winning_chance_for
@@ -164,3 +164,12 @@ def game_view(*, game: Game, viewer_index: int | None) -> dict[str, Any]:
         "you": viewer_index,
         "legal_actions": [] if viewer_index is None else legal_actions(state, viewer_index),
     }
+
+
+def game_replayed_state(*, game: Game) -> GameState:
+    """The game's state rebuilt from its action log alone (R14): a new game from the
+    match's rules and the score before this game, then every logged action through the
+    engine. Equal to the stored snapshot unless something wrote around the services."""
+    start = new_game_from_dicts(game.match.rules, game.state["match"])
+    log = [Action(a.kind, a.player_index, a.data) for a in game.actions.order_by("seq")]  # type: ignore[arg-type]
+    return replay(start, log)
