@@ -162,6 +162,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "games:lobby"
+LOGOUT_REDIRECT_URL = "home"
+
 CLUB_NAME = env.str("CLUB_NAME", default="Backgammon Kör")
 
 LOGGING = {

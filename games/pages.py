@@ -1,0 +1,211 @@
+"""Match-play pages: the lobby, the match page (board, score, move list, controls) and
+the form posts that carry a player's action to the same services the API uses.
+
+Every page works without JavaScript: the controls are plain forms, a play is picked from
+a list of the legal plays, and a page waiting for the opponent refreshes itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import selectors, services
+from .boardsvg import render_board, view_from_position
+from .engine.actions import state_from_dict
+from .errors import ApplicationError, PermissionDenied
+from .models import Game, Match, Player
+
+
+def _player(request: HttpRequest) -> Player | None:
+    return getattr(request.user, "player", None) if request.user.is_authenticated else None
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Live, waiting and finished matches, newest first."""
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "playing": selectors.match_list(status=Match.Status.PLAYING, limit=50),
+            "waiting": selectors.match_list(status=Match.Status.WAITING, limit=50),
+            "finished": selectors.match_list(status=Match.Status.FINISHED, limit=50),
+            "me": _player(request),
+            "opponents": selectors.player_list(),
+        },
+    )
+
+
+def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
+    """The game's log as lines a person reads: who, dice, the play or the cube action."""
+    lines: list[dict[str, Any]] = []
+    labels = {
+        "double": _("doubles"),
+        "take": _("takes"),
+        "drop": _("drops"),
+        "beaver": _("beavers"),
+        "resign": _("offers to resign"),
+        "accept_resignation": _("accepts the resignation"),
+        "decline_resignation": _("declines the resignation"),
+        "choose_double": _("chooses a double"),
+        "claim_timeout": _("claims the win on time"),
+    }
+    kinds = {"single": _("single game"), "gammon": _("gammon"), "backgammon": _("backgammon")}
+    pending_dice: dict[int, list[int]] = {}
+    for action in game.actions.order_by("seq"):
+        data = action.data
+        if action.kind == "opening_roll":
+            d0, d1 = data["dice"]
+            if d0 != d1:
+                pending_dice[0 if d0 > d1 else 1] = [max(d0, d1), min(d0, d1)]
+            continue
+        who = names[action.player_index] if action.player_index is not None else ""
+        if action.kind == "roll":
+            pending_dice[action.player_index] = data["dice"]
+            continue
+        if action.kind == "play":
+            dice = pending_dice.pop(action.player_index, None)
+            lines.append(
+                {"who": who, "dice": "".join(map(str, dice or [])), "text": data.get("play", "")}
+            )
+            continue
+        text = labels.get(action.kind, action.kind)
+        if action.kind == "resign" and data.get("kind") in kinds:
+            text = f"{text} ({kinds[data['kind']]})"
+        lines.append({"who": who, "dice": "", "text": text})
+    return lines
+
+
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = selectors.match_get(match_id=match_id)
+    me = _player(request)
+    my_index = None if me is None else match.player_index(me.pk)
+    game = selectors.match_current_game(match=match)
+    context: dict[str, Any] = {"match": match, "me": me, "my_index": my_index, "game": game}
+    if game is not None:
+        view = selectors.game_view(game=game, viewer_index=my_index)
+        state = state_from_dict(game.state)
+        viewer = 0 if my_index is None else my_index
+        home = request.GET.get("home") or (me.board_orientation if me else "right")
+        home = "left" if home == "left" else "right"
+        names = (match.player1.name, match.player2.name)
+        owner = None
+        if state.cube_owner is not None:
+            owner = "mover" if state.cube_owner == state.turn else "opponent"
+        svg = render_board(
+            view_from_position(
+                state.position,
+                viewer_is_mover=state.turn == viewer,
+                dice=state.dice,
+                cube_value=state.cube,
+                cube_owner=owner,
+                cube_offered=state.phase == "doubled",
+                home=home,
+                title=_("Board of game %(number)d: %(bottom)s (bottom) against %(top)s")
+                % {"number": game.number, "bottom": names[viewer], "top": names[1 - viewer]},
+                crawford=state.match.crawford,
+                pip_label=_("pips"),
+            )
+        )
+        actions = {a["action"]: a for a in view["legal_actions"]}
+        context.update(
+            {
+                "view": view,
+                "board_svg": mark_safe(svg),  # noqa: S308 - built by render_board, text escaped
+                "actions": actions,
+                "names": names,
+                "to_act": None if view["player_to_act"] is None else names[view["player_to_act"]],
+                "moves": _move_list(game, names),
+                "home": home,
+                # Waiting for the other side: refresh, so the page needs no JavaScript.
+                "auto_refresh": match.status == Match.Status.PLAYING
+                and my_index is not None
+                and not actions,
+            }
+        )
+    context["games"] = list(match.games.all())
+    return render(request, "games/match.html", context)
+
+
+@login_required
+@require_POST
+def match_create_page(request: HttpRequest) -> HttpResponseRedirect:
+    me = _player(request)
+    try:
+        if me is None:
+            raise PermissionDenied(
+                "no_player", _("Your account is not linked to a player of the club.")
+            )
+        opponent = selectors.player_get(player_id=int(request.POST.get("opponent", "0")))
+        length = int(request.POST.get("length", "5"))
+        rules: dict[str, Any] = {}
+        if request.POST.get("variant") in ("nackgammon", "acey-deucey"):
+            rules["variant"] = request.POST["variant"]
+        if length == 0:
+            for option in ("jacoby", "beavers"):
+                if request.POST.get(option):
+                    rules[option] = True
+        match = services.match_create(
+            player1=me, player2=opponent, length=length, rules=rules, created_by=request.user
+        )
+        services.match_start(match_id=match.pk, by=me)
+    except ValueError:
+        messages.error(request, _("The match length must be a number."))
+        return redirect("games:lobby")
+    except ApplicationError as exc:
+        messages.error(request, str(exc.detail))
+        return redirect("games:lobby")
+    return redirect("games:match", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def game_action_page(request: HttpRequest, game_id: int) -> HttpResponseRedirect:
+    """A form post from the match page, carried out by the same services as the API."""
+    me = _player(request)
+    game = selectors.game_get(game_id=game_id)
+    target = reverse("games:match", kwargs={"match_id": game.match_id})
+    post = request.POST
+    try:
+        if me is None:
+            raise PermissionDenied(
+                "no_player", _("Your account is not linked to a player of the club.")
+            )
+        common = {"game_id": game_id, "player": me, "expected_version": int(post["version"])}
+        kind = post.get("action", "")
+        if kind == "roll":
+            services.game_roll(**common)
+        elif kind == "play":
+            services.game_play(**common, result_position_id=post.get("position_id", ""))
+        elif kind == "choose_double":
+            services.game_choose_double(**common, value=int(post.get("value", "0")))
+        elif kind == "double":
+            services.cube_offer(**common)
+        elif kind == "take":
+            services.cube_take(**common)
+        elif kind == "drop":
+            services.cube_drop(**common)
+        elif kind == "beaver":
+            services.cube_beaver(**common)
+        elif kind == "resign":
+            services.resign_offer(**common, kind=post.get("kind") or None)
+        elif kind == "accept_resignation":
+            services.resign_accept(**common)
+        elif kind == "decline_resignation":
+            services.resign_decline(**common)
+        else:
+            messages.error(request, _("Unknown action."))
+    except (KeyError, ValueError):
+        messages.error(request, _("The form was incomplete: reload the page and try again."))
+    except ApplicationError as exc:
+        messages.error(request, format_html("{}", exc.detail))
+    return HttpResponseRedirect(target)
