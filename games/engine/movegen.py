@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress
 from typing import Final
 
 from games.engine.errors import EngineError
@@ -267,87 +268,55 @@ def _walk(
 _MOVE: Final = [[0] * 26] + [
     [(_MF[p - d] - _MF[p]) if p - d >= 1 and p <= 24 else 0 for p in range(26)] for d in range(1, 7)
 ]
-
-# A die table, built once per position and die (see _Prep.table):
-#   dd[p]   key delta of moving a checker from point p by the die, hit included; 0: illegal
-#   src     points holding a checker with a legal move, descending
-#   val     base + dd[p] for p in src;  sd: dd[p] for p in src
-#   cont    (base + dd[p], p - d) for p in src whose target the mover does not hold yet
-#   single  (base + dd[p], p) for p in src holding exactly one checker
-#   blot    (base + dd[p], p - d) for p in src whose target is a blot
-_DieTable = tuple[
-    list[int],
-    list[int],
-    list[int],
-    list[int],
-    list[tuple[int, int]],
-    list[tuple[int, int]],
-    list[tuple[int, int]],
+# _STEP[d][p][c]: key delta of moving a checker from point p by the die d onto a point
+# holding c opposing checkers, the hit included; 0 when that is not a plain move: the
+# target is blocked (c >= 2, R4) or off the board (bearing off is handled separately).
+_STEP: Final = [
+    [
+        tuple(
+            (mv[p] + _HIT[p - d] if c == 1 else mv[p]) if mv[p] and c < 2 else 0 for c in range(16)
+        )
+        for p in range(26)
+    ]
+    for d, mv in enumerate(_MOVE)
 ]
+# _ENTRY[d][c]: key delta of entering from the bar with the die d onto the point 25 - d
+# holding c opposing checkers, the hit included; 0 when blocked (R5).
+_ENTRY: Final = [(0,) * 16] + [
+    tuple(
+        (_MF[25 - d] - _MF[25] + (_HIT[25 - d] if c == 1 else 0)) if c < 2 else 0 for c in range(16)
+    )
+    for d in range(1, 7)
+]
+_POINTS_DOWN: Final = range(24, 0, -1)
+_ZERO: Final = (0,)
 
 
 class _Prep:
-    """Per-position tables of the fast path (cached for the last position, ``_LAST``).
+    """What the fast path needs to know about a position (cached for the last one, ``_LAST``).
 
     ``m[p]``/``o[p]``: the mover's/opponent's checkers on the mover's point p (``m[25]``
-    the bar); ``outside``: the mover's checkers not home (R7); ``occ``: occupied points,
-    descending; ``blocked``/``blots``: points with two or more / exactly one opposing
-    checker; ``ent[d]``/``entn[d]``: key delta of entering with die d, with / without the
-    hit (0: blocked, R5); ``tables[d]``: the die table of die d, built on first use.
+    the bar; ``o`` has no index 25); ``outside``: the mover's checkers not home (R7);
+    ``occ``: occupied points, descending; ``tables[d]``: the die table of die d, built on
+    first use: ``{p: key delta}`` for every occupied point ``p`` whose checker can make a
+    plain move by d (hit included), descending.
     """
 
-    __slots__ = ("base", "blocked", "blots", "ent", "entn", "m", "o", "occ", "outside", "tables")
+    __slots__ = ("base", "m", "o", "occ", "outside", "tables")
 
     def __init__(self, pos: Position) -> None:
+        mover = pos.mover
         self.base = position_key(pos)
-        self.m = m = [0, *pos.mover]
-        self.o = o = [0, *pos.opponent[23::-1], 0]
-        self.outside = sum(m[7:26])
-        self.occ = [p for p in range(24, 0, -1) if m[p]]
-        self.blocked = [t for t in range(1, 25) if o[t] > 1]
-        self.blots = [t for t in range(1, 25) if o[t] == 1]
-        ent = [0] * 7
-        entn = [0] * 7
-        if m[25]:
-            for d in range(1, 7):
-                t = 25 - d
-                if o[t] < 2:
-                    entn[d] = x = _MF[t] - _MF[25]
-                    ent[d] = x + _HIT[t] if o[t] else x
-        self.ent = ent
-        self.entn = entn
-        self.tables: list[_DieTable | None] = [None] * 7
+        self.m = _ZERO + mover
+        self.o = _ZERO + pos.opponent[23::-1]
+        self.occ = list(compress(_POINTS_DOWN, mover[23::-1]))
+        self.outside = sum(mover[6:])
+        self.tables: list[dict[int, int] | None] = [None, None, None, None, None, None, None]
 
-    def table(self, d: int) -> _DieTable:
-        table = self.tables[d]
-        if table is not None:
-            return table
-        base = self.base
-        m = self.m
+    def table(self, d: int) -> dict[int, int]:
+        step = _STEP[d]
         o = self.o
-        dd = _MOVE[d][:]
-        for t in self.blocked:
-            if t + d <= 24:
-                dd[t + d] = 0
-        blots = self.blots
-        for t in blots:
-            if t + d <= 24:
-                dd[t + d] += _HIT[t]
-        src = [p for p in self.occ if p > d and dd[p]]
-        sd = [dd[p] for p in src]
-        val = [base + y for y in sd]
-        cont = []
-        single = []
-        blot = []
-        for x, p in zip(val, src, strict=False):
-            t = p - d
-            if not m[t]:
-                cont.append((x, t))
-                if o[t]:
-                    blot.append((x, t))
-            if m[p] == 1:
-                single.append((x, p))
-        table = (dd, src, val, sd, cont, single, blot)
+        table = {p: y for p in self.occ if (y := step[p][o[p - d]])}
         self.tables[d] = table
         return table
 
@@ -373,80 +342,102 @@ def _fast_nondouble(prep: _Prep, a: int, b: int) -> set[int]:
     The two-dice results are the sums of one ``a`` move and one ``b`` move of checkers
     standing there at the start (one set comprehension), plus the same checker moving on
     from a point it has just reached, minus a checker leaving a point twice; a blot reached
-    by both moves is hit only once.
+    by both moves is hit only once. (A sum that moves two checkers from a point holding
+    one, or hits one blot twice, drives a count below zero: it is an invalid key, equal to
+    no valid result, so discarding it never loses one.)
     """
     base = prep.base
     m = prep.m
+    o = prep.o
     bar = m[25]
     if bar > 1:
         # R5: the bar first, one die per checker; nothing else moves.
-        enta = prep.ent[a]
-        entb = prep.ent[b]
+        enta = _ENTRY[a][o[25 - a]]
+        entb = _ENTRY[b][o[25 - b]]
         if enta and entb:
             return {base + enta + entb}
         if enta:
             return {base + enta}
         return {base + entb} if entb else set()
+    stepa = _STEP[a]
+    stepb = _STEP[b]
     tables = prep.tables
-    da, _, va, sda, conta, singa, blota = tables[a] or prep.table(a)
-    db, _, _, sdb, contb, _, _ = tables[b] or prep.table(b)
     if bar:
         # R5: enter with one die, then play the other with any checker.
-        enta = prep.ent[a]
-        entb = prep.ent[b]
-        o = prep.o
+        enta = _ENTRY[a][o[25 - a]]
+        entb = _ENTRY[b][o[25 - b]]
         res: set[int] = set()
         if enta:
+            db = tables[b]
+            if db is None:
+                db = prep.table(b)
             k = base + enta
-            res = {k + y for y in sdb}
+            res = {k + y for y in db.values()}
             t = 25 - a
-            if not m[t] and db[t]:
-                res.add(k + db[t])
-            if o[t] == 1 and t + b <= 24 and m[t + b]:
-                y = k + db[t + b]
-                res.discard(y)
-                res.add(y - _HIT[t])
+            if o[t]:  # the entry hit: a b move landing there hits no more
+                q = t + b
+                if q in db:
+                    y = k + db[q]
+                    res.discard(y)
+                    res.add(y - _HIT[t])
+            if not m[t]:  # the entered checker moves on
+                y = stepb[t][o[t - b]]
+                if y:
+                    res.add(k + y)
         if entb:
+            da = tables[a]
+            if da is None:
+                da = prep.table(a)
             k = base + entb
-            res.update([k + y for y in sda])
+            res.update([k + y for y in da.values()])
             t = 25 - b
-            if not m[t] and da[t]:
-                res.add(k + da[t])
-            if o[t] == 1 and t + a <= 24 and m[t + a]:
-                y = k + da[t + a]
-                res.discard(y)
-                res.add(y - _HIT[t])
+            if not m[t]:
+                y = stepa[t][o[t - a]]
+                if y:
+                    res.add(k + y)
+            # (no a move lands on 25 - b: it would come from beyond the bar)
         if res:
             return res
         if enta:
             return {base + enta}
         return {base + entb} if entb else set()
 
-    res = {x + y for x in va for y in sdb}
+    da = tables[a]
+    if da is None:
+        da = prep.table(a)
+    db = tables[b]
+    if db is None:
+        db = prep.table(b)
+    xa = [base + x for x in da.values()]
+    yb = db.values()
+    res = {x + y for x in xa for y in yb}
     add = res.add
-    for x, t in conta:
-        y = db[t]
-        if y:
-            add(x + y)  # the same checker moves on: a, then b
-    for x, t in contb:
-        y = da[t]
-        if y:
-            add(x + y)  # b, then a
-    for x, p in singa:
-        y = db[p]
-        if y:
-            res.discard(x + y)  # one checker cannot leave twice
-    for x, t in blota:
-        p = t + b
-        if p <= 24 and m[p]:
-            y = x + db[p]  # two checkers land on one blot: one hit only
-            res.discard(y)
-            add(y - _HIT[t])
+    discard = res.discard
+    for p, x in da.items():
+        t = p - a
+        if not m[t]:
+            y = stepb[t][o[t - b]]
+            if y:
+                add(base + x + y)  # the same checker moves on: a, then b
+            if o[t]:  # a blot, also reached by a b move from t + b: one hit only
+                q = t + b
+                if q in db:
+                    y = base + x + db[q]
+                    discard(y)
+                    add(y - _HIT[t])
+        if m[p] == 1 and p in db:
+            discard(base + x + db[p])  # one checker cannot leave twice
+    for q, y in db.items():
+        t = q - b
+        if not m[t]:
+            x = stepa[t][o[t - a]]
+            if x:
+                add(base + x + y)  # b, then a
     if res:
         return res
-    if va:
-        return set(va)  # R6: only one die can be played: the larger one
-    return {base + y for y in sdb}
+    if xa:
+        return set(xa)  # R6: only one die can be played: the larger one
+    return {base + y for y in yb}
 
 
 def _bear_nondouble(prep: _Prep, a: int, b: int) -> set[int]:
@@ -456,7 +447,7 @@ def _bear_nondouble(prep: _Prep, a: int, b: int) -> set[int]:
     the first die the highest occupied point and "all home" are re-evaluated.
     """
     base = prep.base
-    m = prep.m[:]  # changed and restored below: a copy keeps the shared tables intact
+    m = list(prep.m)  # changed and restored below
     o = prep.o
     occ = prep.occ
     outside = prep.outside
@@ -520,8 +511,8 @@ def _bear_double(prep: _Prep, d: int) -> set[int]:
     Walks non-increasing sequences of source points (see :func:`_double_moves`) and keeps
     the results of the longest ones.
     """
-    m = prep.m[:]
-    o = prep.o[:]
+    m = list(prep.m)
+    o = list(prep.o)
     mf = _MF
     hit = _HIT
     mv = _MOVE[d]
@@ -567,48 +558,70 @@ def _bear_double(prep: _Prep, d: int) -> set[int]:
 
 
 def _double_moves(
-    dd: list[int], nn: list[int], d: int, k0: int, cnt: list[int], sources: list[int], r: int
+    step: list[tuple[int, ...]],
+    o: tuple[int, ...],
+    dd: list[int],
+    d: int,
+    k0: int,
+    cnt: list[int],
+    sources: list[int],
+    r: int,
 ) -> set[int]:
     """Keys after ``r`` (1-4) moves of the die ``d`` from the key ``k0`` (R4, R6).
 
     ``cnt`` holds the mover's counts by point (modified and restored); ``sources`` the
-    occupied points with a legal move, descending. No bar checker and no bear-off may be
-    involved. Moves of one number commute, so every result is reached by exactly one
-    non-increasing sequence of source points, and distinct sequences give distinct
-    positions: no duplicates are produced. A point's first move may hit (``dd``); later
-    moves from it land on a point already taken (``nn``). At each step the choices are:
+    occupied points with a legal move, descending; ``dd[p]`` the key delta of the first
+    move from a source ``p``, hit included (filled in here for the "new" points below,
+    from ``step``, the die's row of :data:`_STEP`, and ``o``, the opponent's counts).
+    No bar checker and no bear-off may be involved. Moves of one number commute, so
+    every result is reached by exactly one non-increasing sequence of source points, and
+    distinct sequences give distinct positions: no duplicates are produced. A point's
+    first move may hit (``dd``); later moves from it land on a point already taken
+    (:data:`_MOVE`, ``nn``). At each step the choices are:
     the same point again (if a checker is left), an occupied point lower down (surely
     still occupied: only higher points lost checkers), or a point that was empty and has
     received a checker this turn. Returns an empty set when ``r`` moves are impossible.
     """
     if r == 1:
         return {k0 + dd[p] for p in sources}
+    nn = _MOVE[d]
     # Points that are empty now but can receive a checker and move it on ("new" points).
     new = set()
     for p in sources:
         t = p - d
         for _ in range(r - 1):
-            if t < 1 or not dd[t]:
+            if t <= d:
+                break
+            y = step[t][o[t - d]]
+            if not y:
                 break
             if not cnt[t]:
+                dd[t] = y
                 new.add(t)
             t -= d
     cands = sorted([*sources, *new], reverse=True)
     n = len(cands)
     below: list[list[tuple[int, int, int]]] = [[]] * n  # occupied points below cands[i]
+    belowy: list[list[int]] = [[]] * n  # their key deltas
     acc: list[tuple[int, int, int]] = []
+    accy: list[int] = []
     idx = [0] * 26
     for i in range(n - 1, -1, -1):
         p = cands[i]
         idx[p] = i
         below[i] = acc
+        belowy[i] = accy
         if cnt[p]:
             acc = [(p, dd[p], i), *acc]
+            accy = [dd[p], *accy]
     isnew = [False] * 26
     for t in new:
         isnew[t] = True
     res: set[int] = set()
     app = res.add
+    update = res.update
+    # r == 4: the keys after three moves, by the index of the third move's point
+    later: list[list[int]] = [[] for _ in cands] if r == 4 else []
     for p1 in sources:
         i1 = idx[p1]
         k1 = k0 + dd[p1]
@@ -639,13 +652,12 @@ def _double_moves(
                 if r == 3:
                     for _, y3, _ in opts3:
                         app(k2 + y3)
-                else:
+                elif new:
                     for p3, y3, i3 in opts3:
                         k3 = k2 + y3
                         if cnt[p3] > 1:
                             app(k3 + nn[p3])
-                        for _, y, _ in below[i3]:
-                            app(k3 + y)
+                        later[i3].append(k3)
                         t3 = p3 - d
                         if isnew[t3]:
                             app(k3 + dd[t3])
@@ -653,10 +665,21 @@ def _double_moves(
                             app(k3 + dd[t2])
                         if t1 < p3 and t1 != t3 and t1 != t2 and isnew[t1]:
                             app(k3 + dd[t1])
+                else:
+                    for p3, y3, i3 in opts3:
+                        k3 = k2 + y3
+                        if cnt[p3] > 1:
+                            app(k3 + nn[p3])
+                        later[i3].append(k3)
                 cnt[p2] += 1
                 cnt[t2] -= 1
         cnt[p1] += 1
         cnt[t1] -= 1
+    if r == 4:
+        # The fourth move from an occupied point below the third one, in bulk.
+        for ks, ys in zip(later, belowy, strict=True):
+            if ks and ys:
+                update([k + y for k in ks for y in ys])
     return res
 
 
@@ -668,36 +691,40 @@ def _fast_double(prep: _Prep, d: int) -> set[int]:
     """
     base = prep.base
     m = prep.m
+    o = prep.o
     bar = m[25]
     if bar:
-        ent = prep.ent[d]
+        te = 25 - d
+        ent = _ENTRY[d][o[te]]
         if not ent:
             return set()  # R5: cannot enter, the turn is lost
-        entn = prep.entn[d]
+        entn = _ENTRY[d][0]
         if bar >= 4:
             return {base + ent + 3 * entn}
-    dd, sources, _, _, _, _, _ = prep.tables[d] or prep.table(d)
-    nn = dd
-    if prep.blots:
-        nn = dd[:]
-        for t in prep.blots:
-            if t + d <= 24 and nn[t + d]:
-                nn[t + d] -= _HIT[t]
+    step = _STEP[d]
+    table = prep.tables[d]
+    if table is None:
+        table = prep.table(d)
+    sources = list(table)
+    dd = [0] * 25  # the first move's key delta from a source or a "new" point
+    for p, y in table.items():
+        dd[p] = y
+    cnt = list(m)
     if bar:
         k0 = base + ent + (bar - 1) * entn
-        cnt = m[:]
-        te = 25 - d
         cnt[te] += bar
         cnt[25] = 0
-        if not m[te] and dd[te]:
-            sources = sorted([*sources, te], reverse=True)
+        if not m[te]:
+            y = step[te][o[te - d]]
+            if y:
+                dd[te] = y
+                sources = sorted([*sources, te], reverse=True)
     else:
         k0 = base
-        cnt = m[:]
     if not sources:
         return {k0} if bar else set()
     for moves in range(4 - bar, 0, -1):
-        res = _double_moves(dd, nn, d, k0, cnt, sources, moves)
+        res = _double_moves(step, o, dd, d, k0, cnt, sources, moves)
         if res:
             return res
     return {k0}  # unreachable: a source always has one move

@@ -49,6 +49,8 @@ OPPONENT_FIELD0: Final = 26
 OPPONENT_UNENTERED_FIELD: Final = 51
 #: Every guard bit (the top bit of each 5-bit field) of the packed key.
 GUARD_BITS: Final = sum(1 << (FIELD_BITS * f + FIELD_BITS - 1) for f in range(52))
+# Counts as base-32 digits (FIELD_BITS is 5): position_key parses them with int(..., 32).
+_DIGITS: Final = bytes.maketrans(bytes(range(32)), b"0123456789abcdefghijklmnopqrstuv")
 
 VARIANT_NAMES: Final = ("standard", "nackgammon", "acey-deucey")
 
@@ -258,17 +260,15 @@ def position_key(pos: Position) -> int:
     """The packed key of ``pos`` (see module docstring); cached on the position."""
     key = pos._key
     if key < 0:
-        key = 0
-        shift = 0
-        for count in pos.mover:
-            key |= count << shift
-            shift += FIELD_BITS
-        key |= pos.mover_unentered << shift
-        shift += FIELD_BITS
-        for count in pos.opponent:
-            key |= count << shift
-            shift += FIELD_BITS
-        key |= pos.opponent_unentered << shift
+        # A 5-bit field is one base-32 digit: the key is the number whose digits are the
+        # 52 counts, the last field (opponent unentered) the most significant.
+        digits = (
+            bytes((pos.opponent_unentered,))
+            + bytes(pos.opponent)[::-1]
+            + bytes((pos.mover_unentered,))
+            + bytes(pos.mover)[::-1]
+        )
+        key = int(digits.translate(_DIGITS), 32)
         object.__setattr__(pos, "_key", key)
     return key
 
