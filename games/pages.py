@@ -22,8 +22,12 @@ from django.views.decorators.http import require_POST
 from . import selectors, services
 from .boardsvg import render_board, view_from_position
 from .engine.actions import state_from_dict
-from .errors import ApplicationError, PermissionDenied
+from .errors import ApplicationError, PermissionDenied, ValidationFailed
+from .interchange import match_export_mat, match_import_mat
 from .models import Game, Match, Player
+
+#: A .mat file of a long match is a few hundred kilobytes at most.
+MAX_MAT_BYTES = 2 * 1024 * 1024
 
 
 def _player(request: HttpRequest) -> Player | None:
@@ -209,3 +213,45 @@ def game_action_page(request: HttpRequest, game_id: int) -> HttpResponseRedirect
     except ApplicationError as exc:
         messages.error(request, format_html("{}", exc.detail))
     return HttpResponseRedirect(target)
+
+
+def match_export_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The match as a ``.mat`` file download (for gnubg, XG and other programs)."""
+    match = selectors.match_get(match_id=match_id)
+    try:
+        text = match_export_mat(match=match)
+    except ApplicationError as exc:
+        messages.error(request, str(exc.detail))
+        return redirect("games:match", match_id=match_id)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+    return response
+
+
+@login_required
+def match_import_page(request: HttpRequest) -> HttpResponse:
+    """Record a match played elsewhere from its ``.mat`` file, every move checked."""
+    context: dict[str, Any] = {}
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        text = request.POST.get("text", "")
+        try:
+            if upload is not None:
+                if upload.size > MAX_MAT_BYTES:
+                    raise ValidationFailed("mat_too_large", _("The file is too large."))
+                text = upload.read().decode("utf-8-sig")
+            match = match_import_mat(
+                text=text,
+                player1_name=request.POST.get("player1") or None,
+                player2_name=request.POST.get("player2") or None,
+                created_by=request.user,
+            )
+        except UnicodeDecodeError:
+            context["error"] = _("The file is not UTF-8 text.")
+        except ApplicationError as exc:
+            context["error"] = exc.detail
+        else:
+            messages.success(request, _("The match was recorded."))
+            return redirect("games:match", match_id=match.pk)
+        context["text"] = text
+    return render(request, "games/import.html", context, status=400 if "error" in context else 200)

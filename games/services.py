@@ -123,7 +123,7 @@ def _game_begin(
         match=match,
         number=number,
         crawford=match_state.crawford,
-        **_game_columns(state, version=len(log)),
+        **game_row_values(state, version=len(log)),
     )
     GameAction.objects.bulk_create(
         GameAction(game=game, seq=seq, kind=a.kind, player_index=a.player, data=dict(a.data))
@@ -132,7 +132,8 @@ def _game_begin(
     return game
 
 
-def _game_columns(state: GameState, *, version: int) -> dict[str, Any]:
+def game_row_values(state: GameState, *, version: int) -> dict[str, Any]:
+    """The :class:`~games.models.Game` columns that mirror an engine state."""
     result = state.result
     return {
         "state": engine_actions.state_to_dict(state),
@@ -194,7 +195,7 @@ def _game_act(
             raise _engine_error(exc) from None
 
         version = game.version + 1
-        for field, value in _game_columns(after, version=version).items():
+        for field, value in game_row_values(after, version=version).items():
             setattr(game, field, value)
         next_game = None
         if after.result is not None:

@@ -9,6 +9,8 @@ app_name = "games"
 urlpatterns = [
     path("matches/", pages.lobby, name="lobby"),
     path("matches/new/", pages.match_create_page, name="match-create"),
+    path("matches/import/", pages.match_import_page, name="match-import"),
     path("matches/<int:match_id>/", pages.match_page, name="match"),
+    path("matches/<int:match_id>/export.mat", pages.match_export_page, name="match-export"),
     path("games/<int:game_id>/act/", pages.game_action_page, name="game-act"),
 ]

@@ -22,7 +22,7 @@ START = "4HPwATDgc/ABMA"
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(  # noqa: S603 - our own module, fixed arguments
+    return subprocess.run(
         [sys.executable, "-m", "games.engine", *args],
         cwd=ROOT,
         input=stdin,
