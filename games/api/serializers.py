@@ -23,6 +23,11 @@ class PlayerRef(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class MeOutput(serializers.Serializer):
+    username = serializers.CharField()
+    player = PlayerRef(allow_null=True)
+
+
 class GameSummary(serializers.ModelSerializer):
     winner = serializers.IntegerField(source="winner_index", allow_null=True)
 

@@ -7,6 +7,7 @@ app_name = "games-api"
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="token"),
+    path("me/", views.MeApi.as_view(), name="me"),
     path("players/", views.PlayerListApi.as_view(), name="player-list"),
     path("players/<int:player_id>/", views.PlayerDetailApi.as_view(), name="player-detail"),
     path("matches/", views.MatchListApi.as_view(), name="match-list"),

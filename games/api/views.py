@@ -23,6 +23,7 @@ from .serializers import (
     MatchCreateInput,
     MatchDetailOutput,
     MatchOutput,
+    MeOutput,
     PlayerOutput,
 )
 
@@ -40,6 +41,22 @@ def _player_of(request: Request) -> Player:
 def _viewer_index(request: Request, game: Game) -> int | None:
     player = getattr(request.user, "player", None) if request.user.is_authenticated else None
     return None if player is None else game.match.player_index(player.pk)
+
+
+class MeApi(APIView):
+    """Who the token (or session) belongs to: the user and the linked player."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=MeOutput)
+    def get(self, request: Request) -> Response:
+        player = getattr(request.user, "player", None)
+        return Response(
+            {
+                "username": request.user.get_username(),
+                "player": None if player is None else {"id": player.pk, "name": player.name},
+            }
+        )
 
 
 class PlayerListApi(generics.ListAPIView):

@@ -238,3 +238,12 @@ def test_a_token_is_issued_for_username_and_password():
     )
     assert response.status_code == 200
     assert len(response.json()["token"]) == 40
+
+
+def test_me_names_the_token_owner(pair):
+    (a, client_a), _ = pair
+    assert client_a.get("/api/v1/me/").json() == {
+        "username": a.user.username,
+        "player": {"id": a.pk, "name": "Anna"},
+    }
+    assert APIClient().get("/api/v1/me/").status_code == 401
