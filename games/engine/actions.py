@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from games.engine.errors import EngineError
 from games.engine.game import GameResult, GameState, ResignationOffer, new_game
@@ -61,20 +61,7 @@ ActionKind = Literal[
     "decline_resignation",
     "claim_timeout",
 ]
-ACTION_KINDS: tuple[str, ...] = (
-    "opening_roll",
-    "roll",
-    "play",
-    "choose_double",
-    "double",
-    "take",
-    "drop",
-    "beaver",
-    "resign",
-    "accept_resignation",
-    "decline_resignation",
-    "claim_timeout",
-)
+ACTION_KINDS: tuple[str, ...] = get_args(ActionKind)
 
 
 @dataclass(frozen=True, slots=True)

@@ -203,18 +203,24 @@ def start_position(variant: str = "standard") -> Position:
 # --------------------------------------------------------------------- Position ID
 
 
-def position_id(pos: Position) -> str:
-    """gnubg Position ID of ``pos`` (R1): 14 characters, opponent's counts first.
-
-    Unentered Acey-Deucey checkers are not representable and read back as borne off.
-    """
+def position_key_bytes(pos: Position) -> bytes:
+    """The 80-bit key behind a Position ID (R1), as gnubg packs it: for the opponent's
+    then the mover's 25 counts, ``n`` one bits then a zero, little-endian, 10 bytes."""
     bits = 0
     shift = 0
     for side in (pos.opponent, pos.mover):
         for count in side:
             bits |= ((1 << count) - 1) << shift
             shift += count + 1
-    return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
+    return bits.to_bytes(10, "little")
+
+
+def position_id(pos: Position) -> str:
+    """gnubg Position ID of ``pos`` (R1): 14 characters, opponent's counts first.
+
+    Unentered Acey-Deucey checkers are not representable and read back as borne off.
+    """
+    return base64.b64encode(position_key_bytes(pos)).decode("ascii")[:14]
 
 
 def position_from_id(pid: str) -> Position:

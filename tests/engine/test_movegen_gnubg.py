@@ -28,7 +28,13 @@ import gnubg_nn  # the oracle, a dev dependency
 import pytest
 
 from games.engine.movegen import legal_plays, legal_results
-from games.engine.position import Position, position_from_id, position_id, position_key
+from games.engine.position import (
+    Position,
+    position_from_id,
+    position_id,
+    position_key,
+    position_key_bytes,
+)
 from tests.engine.selfplay import ALL_ROLLS, positions
 
 DEFAULT_ITEMS = 21_000
@@ -39,13 +45,7 @@ _LETTERS = str.maketrans("0123456789abcdef", "ABCDEFGHIJKLMNOP")
 
 def gnubg_key(pos: Position) -> str:
     """gnubg's 20-letter position key: the Position ID's 10 bytes, a nibble per letter."""
-    bits = 0
-    shift = 0
-    for side in (pos.opponent, pos.mover):
-        for count in side:
-            bits |= ((1 << count) - 1) << shift
-            shift += count + 1
-    return bits.to_bytes(10, "little").hex().translate(_LETTERS)
+    return position_key_bytes(pos).hex().translate(_LETTERS)
 
 
 def _compare(corpus: list[Position]) -> tuple[int, list[str]]:
