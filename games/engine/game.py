@@ -287,18 +287,9 @@ class GameState:
     def roll(self, player: int, die1: int, die2: int) -> GameState:
         """``player`` rolls ``die1``/``die2`` (values given by the caller). With no legal
         play the turn passes at once (R6)."""
-        self._check_not_over()
-        self._check_no_resignation()
-        _check_player(player)
-        self._check_started()
-        if self.phase == "doubled":
-            raise EngineError("double_pending", "the double must be answered first")
-        if player != self.turn:
-            raise EngineError("not_your_turn", f"it is player {self.turn}'s turn")
+        self._check_mover(player)
         if self.phase == "move":
             raise EngineError("already_rolled", "the dice are already rolled: play them")
-        if self.phase == "choose_double":
-            raise EngineError("must_choose_double", "name the Acey-Deucey double (R3)")
         _check_die(die1)
         _check_die(die2)
         return replace(self, bonus_roll=False)._after_roll((die1, die2))
@@ -331,18 +322,9 @@ class GameState:
         :class:`~games.engine.position.Position` (mover still on roll) or its Position
         ID; it must be one of :meth:`legal_plays` (``illegal_play``). Bearing off the last
         checker ends the game (R9)."""
-        self._check_not_over()
-        self._check_no_resignation()
-        _check_player(player)
-        self._check_started()
-        if self.phase == "doubled":
-            raise EngineError("double_pending", "the double must be answered first")
-        if player != self.turn:
-            raise EngineError("not_your_turn", f"it is player {self.turn}'s turn")
+        self._check_mover(player)
         if self.phase == "roll":
             raise EngineError("must_roll_first", "roll the dice before playing")
-        if self.phase == "choose_double":
-            raise EngineError("must_choose_double", "name the Acey-Deucey double (R3)")
         chosen = self._find_play(choice)
         after = chosen.result
         if after.mover_off == CHECKERS:
@@ -580,6 +562,20 @@ class GameState:
         return self._end(result)
 
     # ================================================================== helpers
+    def _check_mover(self, player: int) -> None:
+        """The checks shared by rolling and playing: a live, started game, no pending
+        double or resignation, ``player``'s turn and no Acey-Deucey double to name."""
+        self._check_not_over()
+        self._check_no_resignation()
+        _check_player(player)
+        self._check_started()
+        if self.phase == "doubled":
+            raise EngineError("double_pending", "the double must be answered first")
+        if player != self.turn:
+            raise EngineError("not_your_turn", f"it is player {self.turn}'s turn")
+        if self.phase == "choose_double":
+            raise EngineError("must_choose_double", "name the Acey-Deucey double (R3)")
+
     def _check_not_over(self) -> None:
         if self.phase == "over":
             raise EngineError("game_over", "the game is over")
