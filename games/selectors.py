@@ -74,8 +74,9 @@ def legal_actions(state: GameState, index: int) -> list[dict[str, Any]]:
     if state.is_over:
         return []
     found: list[dict[str, Any]] = []
+    if state.can_roll(index):  # asked without rolling: no plays generated
+        found.append({"action": "roll"})
     probes: list[tuple[str, Action]] = [
-        ("roll", Action("roll", index, {"dice": [1, 2]})),
         ("double", Action("double", index, {})),
         ("take", Action("take", index, {})),
         ("drop", Action("drop", index, {})),

@@ -66,6 +66,7 @@ Decisions where RULES.md is silent:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from games.engine.errors import EngineError
@@ -123,6 +124,19 @@ class GameResult:
     points: int
     reason: EndReason
     match_forfeit: bool = False
+
+
+@lru_cache(maxsize=256)
+def _legal_plays_cached(
+    position: Position, d1: int, d2: int, max_per_point: int | None, min_pip_waste: bool
+) -> tuple[Play, ...]:
+    """:func:`~games.engine.movegen.legal_plays`, remembered for the last few (position,
+    roll, options). A game asks for the same roll's plays several times (to show them,
+    to check the one chosen, to decide an automatic pass); the answer is a pure
+    function of these immutable arguments, so sharing it is safe."""
+    return legal_plays(
+        position, d1, d2, max_checkers_per_point=max_per_point, min_pip_waste=min_pip_waste
+    )
 
 
 def _check_player(player: int) -> None:
@@ -221,12 +235,12 @@ class GameState:
         return self._plays_for(self.dice)
 
     def _plays_for(self, dice: tuple[int, int]) -> tuple[Play, ...]:
-        return legal_plays(
+        return _legal_plays_cached(
             self.position,
             dice[0],
             dice[1],
-            max_checkers_per_point=self.options.max_checkers_per_point,
-            min_pip_waste=self.options.min_pip_waste,
+            self.options.max_checkers_per_point,
+            self.options.min_pip_waste,
         )
 
     @property
@@ -240,6 +254,15 @@ class GameState:
         if self.phase == "doubled":
             return 1 - self.turn
         return self.turn
+
+    def can_roll(self, player: int) -> bool:
+        """Whether :meth:`roll` by ``player`` would be accepted now (answered without
+        rolling, so without generating any plays)."""
+        try:
+            self._check_mover(player)
+        except EngineError:
+            return False
+        return self.phase == "roll"
 
     def can_double(self, player: int) -> bool:
         """Whether :meth:`double` by ``player`` would be accepted now."""

@@ -102,3 +102,26 @@ def test_bad_actions_are_refused_with_stable_codes(action, code):
     with pytest.raises(EngineError) as refused:
         apply_action(new_game(), action)
     assert refused.value.code == code
+
+
+@settings(max_examples=25, deadline=None)
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 2**32))
+def test_can_roll_and_can_double_agree_with_the_actions(setup, seed):
+    """The cheap questions answer exactly what the actions would do (R3, R8)."""
+    options, match = setup
+    state = new_game(options, match)
+    _, log = random_game(state, random.Random(seed))
+    for action in log:
+        for player in (0, 1):
+            for asked, probe in (
+                (state.can_roll(player), Action("roll", player, {"dice": [1, 2]})),
+                (state.can_double(player), Action("double", player, {})),
+            ):
+                try:
+                    apply_action(state, probe)
+                except EngineError:
+                    accepted = False
+                else:
+                    accepted = True
+                assert asked == accepted, (probe, state.phase)
+        state = apply_action(state, action)
