@@ -1,0 +1,932 @@
+"""Benchmark: played moves over HTTP against a bare token-authenticated DRF GET.
+
+Run from the repository root: ``python bench/moves.py`` (``--quick`` for a smoke run).
+It is not a test. Everything stays on this machine: the only address it talks to is
+127.0.0.1 (PostgreSQL on 5432, Redis on 6379 through the server, and the gunicorn it
+starts on a free port).
+
+1. Drops and recreates the PostgreSQL database ``bench_moves`` (trust auth, user
+   ``postgres``), migrates it with the production settings and seeds it: two users with
+   a player and a DRF token per match, and ``--matches-per-client`` started money
+   sessions (length 0, so they never end) for each client of each concurrency level,
+   through ``games.services.match_create``/``match_start`` (the opening state of each
+   is handed to the clients, which so start without a GET).
+2. Starts ``gunicorn config.wsgi`` (sync workers, 2 x cores + 1, access log off,
+   ``config.settings.production``), waits for ``/healthz`` and always stops it at the end
+   (also on Ctrl-C or the overall time limit).
+3. For 16 and 64 concurrent clients measures, each time after a warm-up and for a fixed
+   time, in ``--rounds`` alternating rounds (so that a drift of this shared machine's
+   speed hits both alike; the rounds of a row are added up):
+
+   * **bare GET**: ``GET /api/v1/me/`` with ``Authorization: Token <key>``;
+   * **moves**: each client owns its matches (both players' tokens) and plays them in
+     turn through ``POST /api/v1/games/<id>/actions/``: ``roll``, then ``play`` with the
+     first legal play of the roll's answer (by ``position_id``). A roll without a legal
+     move passes the turn (the answer names the next actor). When a game ends the client
+     goes on with ``next_game`` after one ``GET`` of its state (two when the opening
+     roll left the second player to move): these GETs are counted apart ("sync"), not as
+     moves. Nobody doubles or resigns. Every 2xx POST is a move; anything else an error.
+
+   Rates count requests completed inside the window; latency is from connect to the
+   last byte (gunicorn's sync workers close the connection after every response, so
+   every request opens a new TCP connection, as a real client of them would). The
+   clients are a closed loop: each sends its next request when the last one is answered,
+   so the server is saturated and, by Little's law, mean latency = clients / rate.
+4. The client is asyncio with raw HTTP/1.1 on non-blocking sockets (no HTTP library),
+   in one process for 16 clients and two for 64; its own CPU time is measured and
+   printed next to that of the gunicorn and PostgreSQL processes and the whole machine.
+
+The last line is ``ratio <moves/s / bare GETs/s>`` at 16 clients. The goal (issue 4) is a
+ratio of at least 0.5 and a move p99 of at most 30 ms at 16 clients; the summary says
+whether this run met it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import multiprocessing
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The one address this benchmark sends anything to.
+HOST = "127.0.0.1"
+DB_NAME = "bench_moves"
+PG_ADMIN_DSN = f"postgresql://postgres@{HOST}:5432/postgres"
+DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
+REDIS_URL = f"redis://{HOST}:6379/14"
+CONCURRENCIES = (16, 64)
+#: No single request may take longer than this (then it is an error).
+REQUEST_TIMEOUT = 10.0
+#: The whole run is stopped (cleanly) after this many seconds.
+RUN_LIMIT = 300
+#: Upper bound of requests per client and measurement, whatever the duration.
+MAX_REQUESTS_PER_CLIENT = 100_000
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+class RunLimitExceeded(Exception):
+    pass
+
+
+# ====================================================================== environment
+def _ensure_venv() -> None:
+    """Re-run under the project's virtualenv when started with another Python (the
+    plain ``python`` may lack Django and psycopg)."""
+    venv = ROOT / ".venv"
+    python = venv / "bin" / "python"
+    if os.environ.get("BENCH_MOVES_REEXEC") or not python.exists():
+        return
+    if Path(sys.prefix).resolve() == venv.resolve():
+        return
+    os.environ["BENCH_MOVES_REEXEC"] = "1"
+    os.execv(python, [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])  # noqa: S606
+
+
+def server_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "DATABASE_URL": DATABASE_URL,
+            "REDIS_URL": REDIS_URL,
+            "SECRET_KEY": "bench",
+            "ALLOWED_HOSTS": HOST,
+            "SECURE_SSL_REDIRECT": "false",
+            "PYTHONPATH": str(ROOT),
+        }
+    )
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+# ====================================================================== database
+def database_recreate() -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def database_drop() -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+
+
+def seed(n_matches: int, out: Path) -> None:
+    """(Runs in a child process with the production settings.) ``n_matches`` started
+    money sessions between fresh users with players and tokens; writes their ids and
+    tokens to ``out`` as JSON."""
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from rest_framework.authtoken.models import Token
+
+    from games import selectors, services
+    from games.engine.actions import state_from_dict
+    from games.models import Player
+
+    user_model = get_user_model()
+    unusable = make_password(None)  # no hashing per user: seeding stays fast
+    users = user_model.objects.bulk_create(
+        user_model(username=f"bench{i:04d}", password=unusable) for i in range(2 * n_matches)
+    )
+    players = Player.objects.bulk_create(
+        Player(name=f"Bench Player {i:04d}", user=user) for i, user in enumerate(users)
+    )
+    tokens = Token.objects.bulk_create(Token(key=Token.generate_key(), user=user) for user in users)
+    matches = []
+    for i in range(n_matches):
+        match = services.match_create(
+            player1=players[2 * i], player2=players[2 * i + 1], length=0, created_by=users[2 * i]
+        )
+        game = services.match_start(match_id=match.pk)
+        actor = state_from_dict(game.state).player_to_act
+        matches.append(
+            {
+                "match": match.pk,
+                "game": game.pk,
+                "tokens": [tokens[2 * i].key, tokens[2 * i + 1].key],
+                # The opening state as the API shows it to the player to act, so that
+                # the clients start playing at once, without GETs in the measurement.
+                "view": selectors.game_view(game=game, viewer_index=actor),
+            }
+        )
+    out.write_text(json.dumps(matches))
+
+
+def run_checked(args: list[str], what: str) -> None:
+    done = subprocess.run(  # noqa: S603 (our own interpreter and files)
+        args, cwd=ROOT, env=server_env(), capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{what} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+
+
+# ====================================================================== server
+@dataclass
+class Server:
+    port: int
+    workers: int
+    log: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        gunicorn = Path(sys.executable).parent / "gunicorn"
+        command = [str(gunicorn)] if gunicorn.exists() else [sys.executable, "-m", "gunicorn"]
+        command += [
+            "config.wsgi",
+            "--workers",
+            str(self.workers),
+            "--worker-class",
+            "sync",
+            "--bind",
+            f"{HOST}:{self.port}",
+            "--error-logfile",
+            "-",
+            "--log-level",
+            "warning",
+        ]  # no --access-logfile: the access log stays off
+        # gunicorn's own log and Django's (4xx warnings, 5xx tracebacks) go to one file.
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(  # noqa: S603 (the venv's gunicorn)
+                command,
+                cwd=ROOT,
+                env=server_env(),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: stopped as a whole
+            )
+
+    def wait_healthy(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        last = "no answer"
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise SystemExit(f"gunicorn exited ({self.process.returncode}):\n{self.log_tail()}")
+            try:
+                conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
+                conn.request("GET", "/healthz", headers={"Host": HOST})
+                response = conn.getresponse()
+                body = response.read()
+                conn.close()
+                if response.status == 200:
+                    return
+                last = f"{response.status} {body[:200]!r}"
+            except OSError as exc:
+                last = repr(exc)
+            time.sleep(0.2)
+        raise SystemExit(f"/healthz did not answer 200 in {timeout:.0f} s: {last}")
+
+    def stop(self) -> None:
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()  # gunicorn's graceful stop: the master stops its workers
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+
+    def log_tail(self, lines: int = 30) -> str:
+        """The last lines of the server's log, without WhiteNoise's warning that
+        ``collectstatic`` was not run (the API serves no static files)."""
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return ""
+        kept = [
+            line
+            for line in text.splitlines()
+            if "No directory at:" not in line and "mw_instance = middleware(" not in line
+        ]
+        return "\n".join(kept[-lines:])
+
+
+# ====================================================================== CPU accounting
+def _proc_table() -> list[tuple[int, str, int, int]]:
+    """(pid, comm, ppid, utime + stime ticks) of every process."""
+    rows = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                raw = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
+        fields = raw[raw.rindex(")") + 2 :].split()
+        rows.append((int(entry), comm, int(fields[1]), int(fields[11]) + int(fields[12])))
+    return rows
+
+
+def _serves_bench_db(pid: int) -> bool:
+    """A PostgreSQL backend connected to the benchmark's database (its title names it)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f" {DB_NAME} ".encode() in f.read()
+    except OSError:
+        return False
+
+
+def _machine_ticks() -> tuple[int, int, int]:
+    """(busy, stolen, total) ticks of all CPUs; stolen = taken by the hypervisor."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    total = sum(values[:8])
+    idle = values[3] + values[4]
+    return total - idle, values[7], total
+
+
+@dataclass
+class CpuSample:
+    gunicorn: dict[int, int]
+    postgres: dict[int, int]
+    busy: int
+    steal: int
+    total: int
+
+    @classmethod
+    def take(cls, master: int) -> CpuSample:
+        table = _proc_table()
+        gunicorn = {pid: ticks for pid, _, ppid, ticks in table if pid == master or ppid == master}
+        postgres = {
+            pid: ticks
+            for pid, comm, _, ticks in table
+            if comm.startswith("postgres") and _serves_bench_db(pid)
+        }
+        busy, steal, total = _machine_ticks()
+        return cls(gunicorn, postgres, busy, steal, total)
+
+    def cores_since(self, before: CpuSample, seconds: float) -> dict[str, float]:
+        def delta(now: dict[int, int], then: dict[int, int]) -> float:
+            ticks = sum(t - then.get(pid, 0) for pid, t in now.items())
+            return ticks / CLK_TCK / seconds
+
+        cpus = os.cpu_count() or 1
+        total = self.total - before.total
+        return {
+            "gunicorn": delta(self.gunicorn, before.gunicorn),
+            "postgres": delta(self.postgres, before.postgres),
+            "machine": cpus * (self.busy - before.busy) / total if total else 0.0,
+            "steal": cpus * (self.steal - before.steal) / total if total else 0.0,
+        }
+
+
+def machine_busy(seconds: float = 1.0) -> float:
+    """Cores busy on the whole machine over ``seconds`` (others' load before a run)."""
+    busy0, _, total0 = _machine_ticks()
+    time.sleep(seconds)
+    busy1, _, total1 = _machine_ticks()
+    return (os.cpu_count() or 1) * (busy1 - busy0) / max(1, total1 - total0)
+
+
+# ====================================================================== HTTP client
+def _dechunk(body: bytes) -> bytes:
+    out, pos = [], 0
+    while True:
+        eol = body.index(b"\r\n", pos)
+        size = int(body[pos:eol].split(b";")[0], 16)
+        if size == 0:
+            return b"".join(out)
+        out.append(body[eol + 2 : eol + 2 + size])
+        pos = eol + 2 + size + 2
+
+
+async def exchange(port: int, request: bytes) -> tuple[int, bytes]:
+    """Send ``request`` on a new connection to 127.0.0.1:``port`` and read the answer
+    until the server closes (gunicorn's sync workers always do); (status, body).
+
+    Plain non-blocking sockets with the loop's ``sock_*`` calls: measured at about half
+    the client CPU per request of asyncio's transports and protocols."""
+    loop = asyncio.get_running_loop()
+    chunks = []
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setblocking(False)
+        async with asyncio.timeout(REQUEST_TIMEOUT):
+            await loop.sock_connect(sock, (HOST, port))
+            await loop.sock_sendall(sock, request)
+            while chunk := await loop.sock_recv(sock, 65536):
+                chunks.append(chunk)
+    raw = b"".join(chunks)
+    head, _, body = raw.partition(b"\r\n\r\n")
+    status = int(head[9:12])
+    if b"transfer-encoding: chunked" in head.lower():
+        body = _dechunk(body)
+    return status, body
+
+
+def build_request(port: int, method: str, path: str, token: str, payload: Any = None) -> bytes:
+    lines = [
+        f"{method} {path} HTTP/1.1",
+        f"Host: {HOST}:{port}",
+        f"Authorization: Token {token}",
+        "Accept: application/json",
+        "Connection: close",
+    ]
+    body = b""
+    if payload is not None:
+        body = json.dumps(payload, separators=(",", ":")).encode()
+        lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+# ====================================================================== load clients
+@dataclass
+class Stats:
+    """What one client process saw inside the window [warm, end] (and errors outside)."""
+
+    warm: float
+    end: float
+    counts: Counter[str] = field(default_factory=Counter)
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    errors: Counter[str] = field(default_factory=Counter)
+    errors_outside: Counter[str] = field(default_factory=Counter)
+    cpu: float = 0.0
+    specs: list[Any] = field(default_factory=list)  # the moves clients' matches, updated
+
+    def record(self, kind: str, started: float, ended: float, error: str | None) -> None:
+        inside = self.warm <= ended <= self.end
+        if error is not None:
+            (self.errors if inside else self.errors_outside)[f"{kind}: {error}"] += 1
+        elif inside:
+            self.counts[kind] += 1
+            self.latencies.setdefault(kind, []).append((ended - started) * 1000.0)
+
+
+async def timed(stats: Stats, kind: str, port: int, request: bytes) -> tuple[int, bytes] | None:
+    """One request, recorded under ``kind``; None when it failed (non-2xx or I/O)."""
+    started = time.monotonic()
+    try:
+        status, body = await exchange(port, request)
+    except (OSError, TimeoutError, ValueError, IndexError) as exc:
+        stats.record(kind, started, time.monotonic(), type(exc).__name__)
+        await asyncio.sleep(0.01)
+        return None
+    ended = time.monotonic()
+    if not 200 <= status < 300:
+        code = ""
+        with contextlib.suppress(ValueError, AttributeError):
+            code = " " + str(json.loads(body).get("code", ""))
+        stats.record(kind, started, ended, f"HTTP {status}{code}")
+        return None
+    stats.record(kind, started, ended, None)
+    return status, body
+
+
+async def get_client(port: int, token: str, stats: Stats) -> None:
+    request = build_request(port, "GET", "/api/v1/me/", token)
+    for _ in range(MAX_REQUESTS_PER_CLIENT):
+        if time.monotonic() >= stats.end:
+            return
+        await timed(stats, "get", port, request)
+
+
+class MatchPlay:
+    """A client's view of one of its matches: whose turn, the version to act on, and
+    the legal plays when the actor has dice to play."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.match: int = spec["match"]
+        self.tokens: list[str] = spec["tokens"]
+        self.game: int | None = spec["game"]
+        self.version = 0
+        self.actor = 0
+        self.phase = ""
+        self.plays: list[str] = []
+        self.synced = False
+        self.failures = 0  # consecutive failed syncs; the match is dropped after 5
+        if spec.get("resume"):  # where the previous round left it
+            for name, value in spec["resume"].items():
+                setattr(self, name, value)
+        elif spec.get("view"):
+            self.apply(spec["view"])
+
+    def snapshot(self) -> dict[str, Any]:
+        names = ("game", "version", "actor", "phase", "plays", "synced", "failures")
+        return {name: getattr(self, name) for name in names}
+
+    def apply(self, view: dict[str, Any]) -> None:
+        """Take the state from a game view; leaves ``synced`` False when the next step
+        needs a GET first (a new game, or plays seen by the wrong player)."""
+        self.synced = False
+        if view["result"] is not None:
+            self.game = view.get("next_game")  # None when a finished game is synced
+            return
+        self.version = view["version"]
+        self.actor = view["player_to_act"]
+        self.phase = view["phase"]
+        if self.phase == "move":
+            if view["you"] != self.actor:
+                return
+            (entry,) = [a for a in view["legal_actions"] if a["action"] == "play"]
+            self.plays = [p["position_id"] for p in entry["plays"]]
+            self.synced = bool(self.plays)
+        else:
+            self.synced = self.phase == "roll"
+
+
+async def sync(port: int, play: MatchPlay, stats: Stats) -> None:
+    """Learn a match's current game state with GETs (counted as "sync")."""
+    if play.game is None:
+        answer = await timed(
+            stats,
+            "sync",
+            port,
+            build_request(port, "GET", f"/api/v1/matches/{play.match}/", play.tokens[0]),
+        )
+        if answer is None:
+            play.failures += 1
+            return
+        play.game = json.loads(answer[1])["current_game"]
+    for viewer in (0, 1):
+        answer = await timed(
+            stats,
+            "sync",
+            port,
+            build_request(port, "GET", f"/api/v1/games/{play.game}/", play.tokens[viewer]),
+        )
+        if answer is None:
+            play.failures += 1
+            return
+        view = json.loads(answer[1])
+        if view["result"] is not None:  # finished: the match's current game is next
+            play.game = None
+            play.failures += 1
+            return
+        play.apply(view)
+        if play.synced:
+            play.failures = 0
+            return
+        if not (view["phase"] == "move" and view["player_to_act"] != viewer):
+            break  # not a state this benchmark plays (it never doubles or resigns)
+    play.failures += 1
+
+
+async def move_client(port: int, specs: list[dict[str, Any]], stats: Stats) -> None:
+    """Play the client's matches in turn, one action each, until the window ends."""
+    plays = [MatchPlay(spec) for spec in specs]
+    try:
+        await _play(port, plays, stats)
+    finally:
+        for spec, play in zip(specs, plays, strict=True):
+            spec["resume"] = play.snapshot()  # handed back for the next round
+
+
+async def _play(port: int, plays: list[MatchPlay], stats: Stats) -> None:
+    for step in range(MAX_REQUESTS_PER_CLIENT):
+        if time.monotonic() >= stats.end:
+            return
+        live = [p for p in plays if p.failures < 5]
+        if not live:
+            return
+        play = live[step % len(live)]
+        if not play.synced:
+            try:
+                await sync(port, play, stats)
+            except (ValueError, KeyError, TypeError):
+                stats.record("sync", 0.0, time.monotonic(), "unexpected body")
+                play.failures += 1
+            continue
+        if play.phase == "roll":
+            payload: dict[str, Any] = {"action": "roll", "version": play.version}
+            kind = "move"
+        else:
+            payload = {"action": "play", "version": play.version, "position_id": play.plays[0]}
+            kind = "play"
+        request = build_request(
+            port, "POST", f"/api/v1/games/{play.game}/actions/", play.tokens[play.actor], payload
+        )
+        answer = await timed(stats, kind, port, request)
+        if answer is None:
+            play.synced = False
+            continue
+        try:
+            play.apply(json.loads(answer[1]))
+        except (ValueError, KeyError, TypeError):
+            stats.record(kind, 0.0, time.monotonic(), "unexpected body")
+            play.synced = False
+
+
+async def _client_process_main(
+    kind: str, port: int, specs: list[Any], warm: float, end: float
+) -> Stats:
+    stats = Stats(warm=warm, end=end)
+    loop = asyncio.get_running_loop()
+    cpu_at_warm: list[float] = []
+    loop.call_at(warm, lambda: cpu_at_warm.append(time.process_time()))
+    if kind == "get":
+        clients = [get_client(port, token, stats) for token in specs]
+    else:
+        clients = [move_client(port, matches, stats) for matches in specs]
+    await asyncio.gather(*clients)
+    stats.cpu = time.process_time() - (cpu_at_warm[0] if cpu_at_warm else 0.0)
+    stats.specs = specs
+    return stats
+
+
+def client_process(
+    conn: Any, kind: str, port: int, specs: list[Any], warm: float, end: float
+) -> None:
+    """Entry point of a client process (``loop.time()`` is ``time.monotonic()``, the
+    same clock in every process, so all processes share one window)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C...
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # ...and ends a late client with SIGTERM
+    stats = asyncio.run(_client_process_main(kind, port, specs, warm, end))
+    conn.send(stats)
+    conn.close()
+
+
+# ====================================================================== measurements
+@dataclass
+class Result:
+    kind: str
+    clients: int
+    procs: int
+    seconds: float
+    counts: Counter[str]
+    latencies: dict[str, list[float]]
+    errors: Counter[str]
+    errors_outside: Counter[str]
+    client_cpu: float  # cores
+    cores: dict[str, float]
+
+    @classmethod
+    def combine(cls, parts: list[Result]) -> Result:
+        """The rounds of one row as one result (time-weighted CPU figures)."""
+        seconds = sum(p.seconds for p in parts)
+        counts: Counter[str] = Counter()
+        errors: Counter[str] = Counter()
+        outside: Counter[str] = Counter()
+        latencies: dict[str, list[float]] = {}
+        for part in parts:
+            counts.update(part.counts)
+            errors.update(part.errors)
+            outside.update(part.errors_outside)
+            for k, values in part.latencies.items():
+                latencies.setdefault(k, []).extend(values)
+        return cls(
+            kind=parts[0].kind,
+            clients=parts[0].clients,
+            procs=parts[0].procs,
+            seconds=seconds,
+            counts=counts,
+            latencies=latencies,
+            errors=errors,
+            errors_outside=outside,
+            client_cpu=sum(p.client_cpu * p.seconds for p in parts) / seconds,
+            cores={k: sum(p.cores[k] * p.seconds for p in parts) / seconds for k in parts[0].cores},
+        )
+
+    def rate(self, *kinds: str) -> float:
+        return sum(self.counts[k] for k in kinds) / self.seconds
+
+    def percentile(self, q: float, *kinds: str) -> float:
+        values = sorted(v for k in kinds for v in self.latencies.get(k, []))
+        if not values:
+            return float("nan")
+        return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def measure(
+    kind: str, port: int, specs: list[Any], procs: int, warmup: float, duration: float, master: int
+) -> Result:
+    context = multiprocessing.get_context("fork")
+    start = time.monotonic() + 0.3  # let the processes start
+    warm, end = start + warmup, start + warmup + duration
+    workers = []
+    try:
+        for i in range(procs):
+            receiver, sender = context.Pipe(duplex=False)
+            process = context.Process(
+                target=client_process, args=(sender, kind, port, specs[i::procs], warm, end)
+            )
+            process.start()
+            sender.close()
+            workers.append((process, receiver))
+        time.sleep(max(0.0, warm - time.monotonic()))
+        before = CpuSample.take(master)
+        time.sleep(max(0.0, end - time.monotonic()))
+        cores = CpuSample.take(master).cores_since(before, duration)
+        results: list[Stats] = []
+        for process, receiver in workers:
+            if not receiver.poll(REQUEST_TIMEOUT + 5):
+                raise SystemExit(f"a client process did not report ({kind})")
+            results.append(receiver.recv())
+            process.join(5)
+        for i, stats in enumerate(results):
+            specs[i::procs] = stats.specs  # the matches' states, for the next round
+    finally:
+        for process, _ in workers:
+            if process.is_alive():
+                process.terminate()
+                process.join(5)
+    counts: Counter[str] = Counter()
+    latencies: dict[str, list[float]] = {}
+    errors: Counter[str] = Counter()
+    outside: Counter[str] = Counter()
+    for stats in results:
+        counts.update(stats.counts)
+        errors.update(stats.errors)
+        outside.update(stats.errors_outside)
+        for k, values in stats.latencies.items():
+            latencies.setdefault(k, []).extend(values)
+    return Result(
+        kind=kind,
+        clients=len(specs),
+        procs=procs,
+        seconds=duration,
+        counts=counts,
+        latencies=latencies,
+        errors=errors,
+        errors_outside=outside,
+        client_cpu=sum(s.cpu for s in results) / duration,
+        cores=cores,
+    )
+
+
+def _errors_text(result: Result) -> str:
+    total = sum(result.errors.values())
+    text = f"errors {total}"
+    if total:
+        text += " (" + ", ".join(f"{k} x{n}" for k, n in result.errors.most_common()) + ")"
+    if result.errors_outside:
+        text += (
+            f"; {sum(result.errors_outside.values())} more in warm-up/drain ("
+            + ", ".join(f"{k} x{n}" for k, n in result.errors_outside.most_common())
+            + ")"
+        )
+    return text
+
+
+def _cpu_text(result: Result) -> str:
+    c = result.cores
+    other = c["machine"] - c["steal"] - result.client_cpu - c["gunicorn"] - c["postgres"]
+    return (
+        f"CPU cores: client {result.client_cpu:.2f} ({result.procs} proc), "
+        f"gunicorn {c['gunicorn']:.2f}, postgres {c['postgres']:.2f}, "
+        f"rest {max(0.0, other):.2f} (kernel, other processes); "
+        f"machine {c['machine']:.2f} of {os.cpu_count()} busy (hypervisor steal {c['steal']:.2f})"
+    )
+
+
+def report_round(result: Result, number: int) -> None:
+    kinds = ("get",) if result.kind == "get" else ("move", "play")
+    what = "bare GET" if result.kind == "get" else "moves   "
+    p50, p99 = result.percentile(0.5, *kinds), result.percentile(0.99, *kinds)
+    print(
+        f"  round {number}, {result.clients:>2} clients, {what}: {result.rate(*kinds):7.1f}/s"
+        f"  p50 {p50:5.1f} ms  p99 {p99:5.1f} ms  errors {sum(result.errors.values())}"
+        f"  machine {result.cores['machine']:.2f} cores busy",
+        flush=True,
+    )
+
+
+def report(result: Result) -> None:
+    n = result.clients
+    if result.kind == "get":
+        print(
+            f"[{n:>2} clients] bare GET /api/v1/me/: {result.rate('get'):7.1f} req/s"
+            f"  p50 {result.percentile(0.50, 'get'):5.1f} ms"
+            f"  p99 {result.percentile(0.99, 'get'):5.1f} ms  {_errors_text(result)}"
+        )
+    else:
+        print(
+            f"[{n:>2} clients] moves (POST actions): {result.rate('move', 'play'):7.1f} moves/s"
+            f" ({result.rate('play'):.1f} plays/s + {result.rate('move'):.1f} rolls/s)"
+            f"  p50 {result.percentile(0.50, 'move', 'play'):5.1f} ms"
+            f"  p99 {result.percentile(0.99, 'move', 'play'):5.1f} ms  {_errors_text(result)}"
+        )
+        print(
+            f"             rolls p50/p99 {result.percentile(0.5, 'move'):.1f}/"
+            f"{result.percentile(0.99, 'move'):.1f} ms, plays p50/p99 "
+            f"{result.percentile(0.5, 'play'):.1f}/{result.percentile(0.99, 'play'):.1f} ms;"
+            f" sync GETs (new games) {result.rate('sync'):.1f}/s"
+        )
+    print(f"             {_cpu_text(result)}", flush=True)
+
+
+# ====================================================================== main
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: one round, 1 s warm-up + 3 s per row"
+    )
+    parser.add_argument(
+        "--duration", type=float, help="seconds measured per row, all rounds (default 10)"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        help="GET and moves alternate in this many rounds per concurrency, so that a drift"
+        " of the machine's speed hits both alike (default 2)",
+    )
+    parser.add_argument(
+        "--warmup", type=float, help="seconds of warm-up before each measurement (default 1.5)"
+    )
+    parser.add_argument("--matches-per-client", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
+    parser.add_argument("--keep-db", action="store_true", help="leave bench_moves in place")
+    parser.add_argument("--seed-into", help=argparse.SUPPRESS)  # internal: the seeding child
+    parser.add_argument("--seed-matches", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.seed_into:
+        seed(args.seed_matches, Path(args.seed_into))
+        return 0
+
+    duration = args.duration or (3.0 if args.quick else 10.0)
+    warmup = args.warmup if args.warmup is not None else (1.0 if args.quick else 1.5)
+    rounds = max(1, args.rounds or (1 if args.quick else 2))
+    per_client = args.matches_per_client
+    n_matches = sum(CONCURRENCIES) * per_client
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise RunLimitExceeded(f"the run took longer than {RUN_LIMIT} s")
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    # Ctrl-C (even when started in the background, where SIGINT comes ignored) and SIGTERM
+    # both stop the run cleanly: the finally clause below stops gunicorn.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.alarm(RUN_LIMIT)
+    began = time.monotonic()
+    idle_check = machine_busy()
+    if idle_check > 0.25:
+        print(
+            f"warning: {idle_check:.2f} of {os.cpu_count()} cores were busy before the run"
+            " started: other load on this machine lowers and scatters the figures",
+            flush=True,
+        )
+    workdir = Path(tempfile.mkdtemp(prefix="bench-moves-"))
+    server = Server(port=free_port(), workers=args.workers, log=workdir / "gunicorn.log")
+    results: dict[tuple[str, int], Result] = {}
+    try:
+        database_recreate()
+        run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], "migrate")
+        seeded = workdir / "matches.json"
+        run_checked(
+            [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--seed-into",
+                str(seeded),
+                "--seed-matches",
+                str(n_matches),
+            ],
+            "seeding",
+        )
+        matches = json.loads(seeded.read_text())
+        server.start()
+        server.wait_healthy()
+        assert server.process is not None
+        print(
+            f"bench/moves.py: gunicorn config.wsgi, {args.workers} sync workers on {HOST}:"
+            f"{server.port}, production settings, PostgreSQL {DB_NAME} ({n_matches} started money"
+            f" matches, {per_client} per client); per row {rounds} x ({warmup:g} s warm-up +"
+            f" {duration / rounds:g} s); setup {time.monotonic() - began:.1f} s",
+            flush=True,
+        )
+        offset = 0
+        for clients in CONCURRENCIES:
+            procs = 1 if clients <= 16 else 2
+            mine = matches[offset : offset + clients * per_client]
+            offset += clients * per_client
+            specs = {
+                "get": [m["tokens"][0] for m in mine[:clients]],
+                "moves": [mine[i::clients] for i in range(clients)],
+            }
+            parts: dict[str, list[Result]] = {"get": [], "moves": []}
+            for number in range(1, rounds + 1):
+                for kind in ("get", "moves"):
+                    part = measure(
+                        kind,
+                        server.port,
+                        specs[kind],
+                        procs,
+                        warmup,
+                        duration / rounds,
+                        server.process.pid,
+                    )
+                    parts[kind].append(part)
+                    if rounds > 1:
+                        report_round(part, number)
+            for kind in ("get", "moves"):
+                results[kind, clients] = Result.combine(parts[kind])
+                report(results[kind, clients])
+    except KeyboardInterrupt:
+        print("interrupted: stopping gunicorn", file=sys.stderr)
+        return 130
+    except RunLimitExceeded as exc:
+        print(f"stopped: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        signal.alarm(0)
+        server.stop()
+        tail = server.log_tail(15)
+        if tail:
+            print(f"gunicorn log tail ({server.log}):\n{tail}", file=sys.stderr)
+        if not args.keep_db:
+            with contextlib.suppress(Exception):
+                database_drop()
+
+    print("summary")
+    print(
+        f"{'clients':>7}  {'GET/s':>8}  {'GET p99':>8}  {'moves/s':>8}  {'plays/s':>8}"
+        f"  {'move p50':>8}  {'move p99':>8}  {'errors':>6}  {'ratio':>5}"
+    )
+    for clients in CONCURRENCIES:
+        get, moves = results["get", clients], results["moves", clients]
+        errors = sum(get.errors.values()) + sum(moves.errors.values())
+        ratio = moves.rate("move", "play") / get.rate("get") if get.rate("get") else 0.0
+        print(
+            f"{clients:>7}  {get.rate('get'):8.1f}  {get.percentile(0.99, 'get'):6.1f}ms"
+            f"  {moves.rate('move', 'play'):8.1f}  {moves.rate('play'):8.1f}"
+            f"  {moves.percentile(0.5, 'move', 'play'):6.1f}ms"
+            f"  {moves.percentile(0.99, 'move', 'play'):6.1f}ms  {errors:>6}  {ratio:5.2f}"
+        )
+    get16, moves16 = results["get", 16], results["moves", 16]
+    ratio16 = moves16.rate("move", "play") / get16.rate("get")
+    p99 = moves16.percentile(0.99, "move", "play")
+    met = ratio16 >= 0.5 and p99 <= 30.0
+    print(
+        f"goal at 16 clients (ratio >= 0.50 and move p99 <= 30 ms): "
+        f"{'MET' if met else 'NOT MET'} (ratio {ratio16:.2f}, move p99 {p99:.1f} ms);"
+        f" total run {time.monotonic() - began:.0f} s"
+    )
+    print(f"ratio {ratio16:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    _ensure_venv()
+    sys.exit(main())
