@@ -117,12 +117,16 @@ def _accepted(state: GameState, action: Action) -> bool:
     return True
 
 
-def game_view(*, game: Game, viewer_index: int | None) -> dict[str, Any]:
+def game_view(
+    *, game: Game, viewer_index: int | None, state: GameState | None = None
+) -> dict[str, Any]:
     """A game's state as a client needs it, for player ``viewer_index`` (or a
     spectator, ``None``): ids, dice, cube, turn, pips, score, Crawford, winning chances
-    and the legal actions of the viewer."""
+    and the legal actions of the viewer. ``state`` is the game's engine state when the
+    caller has it already."""
     match = game.match
-    state = state_from_dict(game.state)
+    if state is None:  # a service that just made the state passes it in
+        state = state_from_dict(game.state)
     board0 = state.board_of(0)
     pips0, pips1 = board0.pip_count()
     chances: list[float] | None = None

@@ -156,6 +156,7 @@ class ActionOutcome:
     game: Game
     action: GameAction
     next_game: Game | None = None
+    state: GameState | None = None
 
 
 def _game_act(
@@ -210,7 +211,7 @@ def _game_act(
             actor=player,
             data=dict(action.data),
         )
-    return ActionOutcome(game=game, action=logged, next_game=next_game)
+    return ActionOutcome(game=game, action=logged, next_game=next_game, state=after)
 
 
 def _match_advance(*, match: Match, state: GameState, dice: DiceSource) -> Game | None:

@@ -146,7 +146,7 @@ REST_FRAMEWORK = {
     # Tokens for API clients, sessions for the pages (and the docs page). Token first:
     # an anonymous request then gets 401 with `WWW-Authenticate: Token`, not a bare 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

@@ -184,6 +184,6 @@ class GameActionsApi(APIView):
         else:  # decline_resignation (the serializer allows nothing else)
             outcome = services.resign_decline(**common)
         index = outcome.game.match.player_index(me.pk)
-        view = selectors.game_view(game=outcome.game, viewer_index=index)
+        view = selectors.game_view(game=outcome.game, viewer_index=index, state=outcome.state)
         view["next_game"] = None if outcome.next_game is None else outcome.next_game.pk
         return Response(view)

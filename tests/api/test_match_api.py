@@ -247,3 +247,16 @@ def test_me_names_the_token_owner(pair):
         "player": {"id": a.pk, "name": "Anna"},
     }
     assert APIClient().get("/api/v1/me/").status_code == 401
+
+
+def test_token_authentication_loads_user_and_player_in_one_query(pair, django_assert_num_queries):
+    (a, client_a), _ = pair
+    with django_assert_num_queries(1):
+        assert client_a.get("/api/v1/me/").json()["player"]["id"] == a.pk
+
+
+def test_a_bad_token_is_refused_with_a_code():
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    response = client.get("/api/v1/me/")
+    assert (response.status_code, response.json()["code"]) == (401, "authentication_failed")
