@@ -79,7 +79,11 @@ def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
         if action.kind == "play":
             dice = pending_dice.pop(action.player_index, None)
             lines.append(
-                {"who": who, "dice": "".join(map(str, dice or [])), "text": data.get("play", "")}
+                {
+                    "who": who,
+                    "dice": "".join(map(str, sorted(dice or [], reverse=True))),
+                    "text": data.get("play", ""),
+                }
             )
             continue
         text = labels.get(action.kind, action.kind)

@@ -123,3 +123,21 @@ def test_board_orientation_follows_the_preference_and_the_link(client, started):
     assert "Home board on the right" in html.content.decode()
     html = client.get(f"/matches/{match.pk}/?home=right", HTTP_ACCEPT_LANGUAGE="en")
     assert "Home board on the left" in html.content.decode()
+
+
+def test_the_move_list_writes_the_larger_die_first(client, started):
+    a, b, match, game = started
+    services.game_play(game_id=game.pk, player=a, expected_version=1, play="8/5 6/5")
+    rolled = services.game_roll(
+        game_id=game.pk, player=b, expected_version=2, dice=ScriptedDice([1, 3])
+    )
+    first = state_from_dict(rolled.game.state).legal_plays()[0]
+    services.game_play(
+        game_id=game.pk,
+        player=b,
+        expected_version=3,
+        result_position_id=position_id(first.result),
+    )
+    html = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert re.search(r"Bence</span>\s*<span class=\"dice\">31:", html)
+    assert '<span class="dice">13:' not in html
