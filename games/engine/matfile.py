@@ -301,17 +301,25 @@ def _replay_log(
     except EngineError as exc:
         raise MatError("mat_invalid", exc.message, game=number, cause=exc.code) from None
     for index, action in enumerate(log, 1):
-        try:
-            state, _ = _apply_logged(state, action)
-        except EngineError as exc:
-            raise MatError(
-                "mat_invalid",
-                f"action {index} ({action.kind}) is refused: {exc.message}",
-                game=number,
-                player=action.player,
-                cause=exc.code,
-            ) from None
+        state, _ = _apply_checked(state, action, index=index, game=number)
     return state
+
+
+def _apply_checked(
+    state: GameState, action: Action, *, index: int, game: int
+) -> tuple[GameState, Play | None]:
+    """:func:`_apply_logged`, a refusal reported as ``mat_invalid`` for action ``index``
+    of game ``game`` of a record being exported."""
+    try:
+        return _apply_logged(state, action)
+    except EngineError as exc:
+        raise MatError(
+            "mat_invalid",
+            f"action {index} ({action.kind}) is refused: {exc.message}",
+            game=game,
+            player=action.player,
+            cause=exc.code,
+        ) from None
 
 
 def _dice_text(d1: int, d2: int) -> str:
@@ -400,16 +408,7 @@ def _game_lines(
         raise MatError("mat_invalid", exc.message, game=number, cause=exc.code) from None
     for index, action in enumerate(game.actions, 1):
         before = state
-        try:
-            state, play = _apply_logged(state, action)
-        except EngineError as exc:
-            raise MatError(
-                "mat_invalid",
-                f"action {index} ({action.kind}) is refused: {exc.message}",
-                game=number,
-                player=action.player,
-                cause=exc.code,
-            ) from None
+        state, play = _apply_checked(state, action, index=index, game=number)
         kind = action.kind
         player = action.player
         if kind == "opening_roll":
