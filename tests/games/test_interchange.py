@@ -150,3 +150,22 @@ def test_the_pages_export_and_import_a_match(client):
     assert good.status_code == 302
     copy = Match.objects.exclude(pk=match.pk).get()
     assert (copy.score1, copy.score2) == (match.score1, match.score2)
+
+
+def test_a_file_resuming_at_the_crawford_score_is_stored_as_the_crawford_game():
+    """R11: a record whose first game starts with exactly one player 1-away begins with
+    the Crawford game (gnubg reads it so); the stored game carries the mark."""
+    from games.engine.game import new_game
+    from games.engine.matfile import build_record, export_mat, first_match_state
+    from games.engine.rules import RuleOptions
+    from games.engine.selfplay import random_game
+    from games.interchange import match_import_mat
+
+    start = first_match_state(3, (2, 1))
+    assert start.crawford
+    _, log = random_game(new_game(RuleOptions(), start), random.Random(4))
+    text = export_mat(build_record(("Kiss Katalin", "Tóth Gábor"), 3, [log], start_score=(2, 1)))
+    match = match_import_mat(text=text)
+    (game,) = match.games.all()
+    assert game.crawford is True
+    assert state_from_dict(game.state).match.crawford is True
