@@ -76,14 +76,18 @@ def legal_actions(state: GameState, index: int) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     if state.can_roll(index):  # asked without rolling: no plays generated
         found.append({"action": "roll"})
-    probes: list[tuple[str, Action]] = [
-        ("double", Action("double", index, {})),
-        ("take", Action("take", index, {})),
-        ("drop", Action("drop", index, {})),
-        ("beaver", Action("beaver", index, {})),
-        ("accept_resignation", Action("accept_resignation", index, {})),
-        ("decline_resignation", Action("decline_resignation", index, {})),
-    ]
+    # Only the probes that can succeed in this phase are tried (each costs an engine
+    # call); the engine still decides each one.
+    probes: list[tuple[str, Action]] = []
+    if state.phase == "roll":
+        probes.append(("double", Action("double", index, {})))
+    elif state.phase == "doubled":
+        probes += [(name, Action(name, index, {})) for name in ("take", "drop", "beaver")]
+    if state.resignation is not None:
+        probes += [
+            (name, Action(name, index, {}))
+            for name in ("accept_resignation", "decline_resignation")
+        ]
     for name, probe in probes:
         if _accepted(state, probe):
             found.append({"action": name})
@@ -124,7 +128,6 @@ def game_view(
     spectator, ``None``): ids, dice, cube, turn, pips, score, Crawford, winning chances
     and the legal actions of the viewer. ``state`` is the game's engine state when the
     caller has it already."""
-    match = game.match
     if state is None:  # a service that just made the state passes it in
         state = state_from_dict(game.state)
     board0 = state.board_of(0)
@@ -136,14 +139,15 @@ def game_view(
             round(match_winning_chance_for(state.match, 1), 5),
         ]
     result = state.result
+    void = game.result_kind == Game.VOID  # a money session ended before this game
     return {
         "game": game.pk,
-        "match": match.pk,
+        "match": game.match_id,
         "number": game.number,
         "version": game.version,
         "position_id": game.position_id,
         "match_id": game.gnubg_match_id,
-        "phase": state.phase,
+        "phase": "void" if void else state.phase,
         "turn": state.turn,
         "player_to_act": state.player_to_act,
         "dice": None if state.dice is None else list(state.dice),
@@ -167,7 +171,7 @@ def game_view(
             "reason": result.reason,
         },
         "you": viewer_index,
-        "legal_actions": [] if viewer_index is None else legal_actions(state, viewer_index),
+        "legal_actions": [] if viewer_index is None or void else legal_actions(state, viewer_index),
     }
 
 

@@ -1,21 +1,28 @@
 """Writes of the shared core: create and start matches, and every game action.
 
 Each service is one transaction. A game action follows the house pattern
-(ARCHITECTURE.md): lock the game row (``SELECT ... FOR UPDATE``), check the version the
-client acted on, rebuild the engine state from the stored snapshot, let the pure engine
-decide, then store the new snapshot, one append-only log row and the bumped version.
+(ARCHITECTURE.md) -- check the version the client acted on, rebuild the engine state from
+the stored snapshot, let the pure engine decide, then store the new snapshot, one
+append-only log row and the bumped version -- with one change of order, measured for
+speed (``bench/moves.py``): the game row is read without a lock, and the write is a
+compare-and-set, ``UPDATE ... WHERE id = %s AND version = %s``, that takes the row lock.
+Two actions made against the same version are still serialised by that lock and the
+version: the second ``UPDATE`` waits for the first to commit, then finds the version moved
+and changes nothing (409 ``stale_version``). On PostgreSQL the update and the log row are
+one statement, so an ordinary action costs two round trips (read, write) instead of five.
 When a game ends, the match score moves on (R10, R11) and the next game starts with its
-opening roll, still inside the same transaction. A refused action raises an
+opening roll, in the same transaction as the game's last write. A refused action raises an
 :class:`~games.errors.ApplicationError` and so changes nothing.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -103,6 +110,47 @@ def match_start(*, match_id: int, by: Player | None = None, dice: DiceSource = S
         )
 
 
+def match_end_session(*, match_id: int, by: Player) -> Match:
+    """End a money session between games (either player may). The session's current
+    game must not have been played beyond its opening roll; it is kept, marked ``void``,
+    so the append-only log stays whole. The winner is whoever is ahead, none when even."""
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except Match.DoesNotExist:
+            raise NotFound("match_not_found", _("There is no match with this id.")) from None
+        if match.player_index(by.pk) is None:
+            raise PermissionDenied("not_a_player", _("Only the match's players may do this."))
+        if not match.is_money:
+            raise ValidationFailed(
+                "not_money_session", _("Only a money session can be ended; a match is played out.")
+            )
+        if match.status != Match.Status.PLAYING:
+            raise Conflict("match_not_playing", _("This session is not being played."))
+        game = Game.objects.select_for_update().filter(match=match).order_by("-number").first()
+        if game is not None and (
+            game.is_over or game.actions.exclude(kind="opening_roll").exists()
+        ):
+            # Locked, so no action can land between this check and the update below;
+            # one that read the game earlier fails its compare-and-set on is_over.
+            raise Conflict(
+                "game_in_progress",
+                _("A game is under way: finish it (or resign) before ending the session."),
+            )
+        now = timezone.now()
+        if game is not None:
+            game.is_over = True
+            game.result_kind = Game.VOID
+            game.finished_at = now
+            game.save(update_fields=["is_over", "result_kind", "finished_at"])
+        match.status = Match.Status.FINISHED
+        match.finished_at = now
+        if match.score1 != match.score2:
+            match.winner_id = match.player1_id if match.score1 > match.score2 else match.player2_id
+        match.save(update_fields=["status", "finished_at", "winner"])
+    return match
+
+
 def _game_begin(
     *,
     match: Match,
@@ -168,50 +216,145 @@ def _game_act(
     dice: DiceSource = SYSTEM_DICE,
 ) -> ActionOutcome:
     """The one path of every game action (see the module docstring)."""
-    with transaction.atomic():
-        try:
-            # Lock only the game row: it is the aggregate every action of this game
-            # serialises on. The match row is written only when the game ends, by the
-            # holder of this lock.
-            game = (
-                Game.objects.select_for_update(of=("self",)).select_related("match").get(pk=game_id)
-            )
-        except Game.DoesNotExist:
-            raise NotFound("game_not_found", _("There is no game with this id.")) from None
-        match = game.match
-        index = match.player_index(player.pk)
-        if index is None:
-            raise PermissionDenied("not_a_player", _("Only the match's players may do this."))
-        if game.version != expected_version:
-            raise Conflict(
-                "stale_version",
-                _("The game has moved on since you looked: reload and try again."),
-                extra={"version": game.version},
-            )
-        try:
-            state = engine_actions.state_from_dict(game.state)
-            action = build(state, index)
-            after = engine_actions.apply_action(state, action)
-        except EngineError as exc:
-            raise _engine_error(exc) from None
+    game = _game_for_action(game_id)
+    index = game.match.player_index(player.pk)
+    if index is None:
+        raise PermissionDenied("not_a_player", _("Only the match's players may do this."))
+    if game.version != expected_version:
+        raise _stale(game.version)
+    if game.result_kind == Game.VOID:
+        raise Conflict("session_ended", _("This money session has ended."))
+    try:
+        state = engine_actions.state_from_dict(game.state)
+        action = build(state, index)
+        after = engine_actions.apply_action(state, action)
+    except EngineError as exc:
+        raise _engine_error(exc) from None
 
-        version = game.version + 1
-        for field, value in game_row_values(after, version=version).items():
-            setattr(game, field, value)
-        next_game = None
-        if after.result is not None:
-            game.finished_at = timezone.now()
-            next_game = _match_advance(match=match, state=after, dice=dice)
-        game.save()
-        logged = GameAction.objects.create(
+    values = game_row_values(after, version=expected_version + 1)
+    now = timezone.now()
+    next_game = None
+    if after.result is None:
+        logged = _game_store(
             game=game,
-            seq=version,
-            kind=action.kind,
-            player_index=action.player,
+            expected_version=expected_version,
+            values=values,
+            action=action,
             actor=player,
-            data=dict(action.data),
+            now=now,
         )
+    else:
+        values["finished_at"] = now
+        with transaction.atomic():
+            logged = _game_store(
+                game=game,
+                expected_version=expected_version,
+                values=values,
+                action=action,
+                actor=player,
+                now=now,
+            )
+            # Only the writer that won the compare-and-set gets here; the lock keeps
+            # the match row in step with match_end_session.
+            match = Match.objects.select_for_update().get(pk=game.match_id)
+            next_game = _match_advance(match=match, state=after, dice=dice)
+            game.match = match
+    for field, value in values.items():
+        setattr(game, field, value)
     return ActionOutcome(game=game, action=logged, next_game=next_game, state=after)
+
+
+def _game_for_action(game_id: int) -> Game:
+    """The game row with its match's player ids, in one plain query: the ORM's
+    ``select_related("match").get()`` took 1.85 ms here against 0.7 ms for this, a sixth
+    of a move's server time (bench/moves.py). The match comes back with its other fields
+    deferred (loaded on access); an action needs only who plays."""
+    sql = (
+        f"SELECT g.*, m.player1_id AS match_player1_id, m.player2_id AS match_player2_id"  # noqa: S608 -- table names from the models, the id is a parameter
+        f" FROM {Game._meta.db_table} g JOIN {Match._meta.db_table} m ON m.id = g.match_id"
+        " WHERE g.id = %s"
+    )
+    found = list(Game.objects.raw(sql, [game_id]))
+    if not found:
+        raise NotFound("game_not_found", _("There is no game with this id."))
+    game = found[0]
+    values = [game.match_id, game.match_player1_id, game.match_player2_id]  # type: ignore[attr-defined]
+    game.match = Match.from_db(game._state.db, ["id", "player1_id", "player2_id"], values)
+    return game
+
+
+def _stale(version: int) -> Conflict:
+    return Conflict(
+        "stale_version",
+        _("The game has moved on since you looked: reload and try again."),
+        extra={"version": version},
+    )
+
+
+def _game_store(
+    *,
+    game: Game,
+    expected_version: int,
+    values: Mapping[str, Any],
+    action: Action,
+    actor: Player,
+    now: Any,
+) -> GameAction:
+    """Compare-and-set the game row to ``values`` if it is still at ``expected_version``
+    and append the action to the log; 409 ``stale_version`` when another action came
+    first. The ``UPDATE`` takes the row lock, so concurrent writers queue and all but the
+    first find the version moved."""
+    logged = GameAction(
+        game=game,
+        seq=values["version"],
+        kind=action.kind,
+        player_index=action.player,
+        actor=actor,
+        data=dict(action.data),
+        created_at=now,
+    )
+    if connection.vendor == "postgresql":
+        # One statement, so no transaction of our own is needed for it: if the CTE's
+        # UPDATE matches no row, the INSERT inserts none.
+        assignments = []
+        params: list[Any] = []
+        for name, value in values.items():
+            field = Game._meta.get_field(name)
+            if isinstance(field, models.JSONField):
+                assignments.append(f"{field.column} = %s::jsonb")
+                params.append(json.dumps(value))
+            else:
+                assignments.append(f"{field.column} = %s")
+                params.append(value)
+        sql = (
+            f"WITH u AS (UPDATE {Game._meta.db_table} SET {', '.join(assignments)}"  # noqa: S608 -- column names come from the model, values are parameters
+            " WHERE id = %s AND version = %s AND NOT is_over RETURNING id)"
+            f" INSERT INTO {GameAction._meta.db_table}"
+            " (game_id, seq, kind, player_index, actor_id, data, created_at)"
+            " SELECT u.id, %s, %s, %s, %s, %s::jsonb, %s FROM u RETURNING id"
+        )
+        params += [game.pk, expected_version]
+        params += [logged.seq, logged.kind, logged.player_index, actor.pk]
+        params += [json.dumps(logged.data), now]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        if row is None:
+            raise _stale(_current_version(game.pk))
+        logged.pk = row[0]
+        logged._state.adding = False
+        return logged
+    # Elsewhere (SQLite in the one-command local run) the same in two statements.
+    with transaction.atomic():
+        rows = Game.objects.filter(pk=game.pk, version=expected_version, is_over=False)
+        if not rows.update(**values):
+            raise _stale(_current_version(game.pk))
+        logged.save(force_insert=True)
+    return logged
+
+
+def _current_version(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
 def _match_advance(*, match: Match, state: GameState, dice: DiceSource) -> Game | None:

@@ -12,8 +12,12 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games import selectors, services
+from games.dice import ScriptedDice
+from games.engine.actions import state_from_dict
+from games.errors import Conflict
 from games.models import Game, GameAction
-from tests.factories import UserPlayerFactory
+from tests.factories import PlayerFactory, UserPlayerFactory
 
 THREADS = 50
 
@@ -76,3 +80,62 @@ def test_fifty_conflicting_actions_at_one_version_apply_exactly_once():
     game.refresh_from_db()
     assert game.version == version + 1
     assert GameAction.objects.filter(game=game).count() == log_before + 1
+
+
+class _MeetingDice:
+    """Dice that hold each roller until every roller has read the game: the writes then
+    race with certainty instead of by chance (a double-click on "Roll")."""
+
+    def __init__(self, parties: int) -> None:
+        self.barrier = threading.Barrier(parties)
+
+    def randint(self, a: int, b: int) -> int:
+        self.barrier.wait(timeout=30)
+        return 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_writes_racing_after_reading_the_same_version_apply_once():
+    """Both requests read version v and pass every check before either writes; the
+    compare-and-set lets exactly one through and refuses the other with 409."""
+    a, b = PlayerFactory(), PlayerFactory()
+    match = services.match_create(player1=a, player2=b, length=5)
+    game = services.match_start(match_id=match.pk, dice=ScriptedDice([3, 1]))
+    mover = game.state["turn"]
+    legal = selectors.legal_actions(state_from_dict(game.state), mover)
+    (plays,) = [x["plays"] for x in legal if x["action"] == "play"]
+    game = services.game_play(
+        game_id=game.pk,
+        player=(a, b)[mover],
+        expected_version=game.version,
+        result_position_id=plays[0]["position_id"],
+    ).game
+    roller = (a, b)[1 - mover]
+    version = game.version
+    dice = _MeetingDice(2)
+    results: list[str] = []
+
+    def worker() -> None:
+        try:
+            # Each die is one barrier: both rollers meet twice, after both have read.
+            services.game_roll(game_id=game.pk, player=roller, expected_version=version, dice=dice)
+            results.append("applied")
+        except Conflict as exc:
+            results.append(exc.code)
+        except Exception as exc:  # the test names whatever else happens
+            results.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert sorted(results) == ["applied", "stale_version"]
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert list(
+        GameAction.objects.filter(game=game, seq__gt=version).values_list("kind", flat=True)
+    ) == ["roll"]
