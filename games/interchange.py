@@ -35,7 +35,11 @@ from .services import game_row_values
 def match_record(*, match: Match) -> MatchRecord:
     """The stored match as a :class:`MatchRecord` (every game's log, in order)."""
     logs: list[list[Action]] = []
-    actions = GameAction.objects.filter(game__match=match).order_by("game__number", "seq")
+    actions = (
+        GameAction.objects.filter(game__match=match)
+        .exclude(game__result_kind=Game.VOID)  # never played: nothing to export
+        .order_by("game__number", "seq")
+    )
     current: int | None = None
     for row in actions.values_list("game_id", "kind", "player_index", "data"):
         game_id, kind, player, data = row

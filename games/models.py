@@ -149,7 +149,12 @@ class Game(models.Model):
     """One game of a match. ``state`` is the engine's snapshot after the last logged
     action; ``version`` counts the actions in the log, so an action made against an old
     version is refused (``stale_version``). The Position ID and Match ID columns repeat
-    the state for listing and export."""
+    the state for listing and export.
+
+    A money session ended between games keeps its unplayed last game, marked over with
+    ``result_kind`` :attr:`VOID` (the log is append-only, so it is never deleted)."""
+
+    VOID = "void"
 
     match = models.ForeignKey(
         Match, verbose_name=_("match"), on_delete=models.PROTECT, related_name="games"

@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/", views.MatchListApi.as_view(), name="match-list"),
     path("matches/<int:match_id>/", views.MatchDetailApi.as_view(), name="match-detail"),
     path("matches/<int:match_id>/start/", views.MatchStartApi.as_view(), name="match-start"),
+    path("matches/<int:match_id>/end/", views.MatchEndSessionApi.as_view(), name="match-end"),
     path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/actions/", views.GameActionsApi.as_view(), name="game-actions"),
 ]

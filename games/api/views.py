@@ -126,6 +126,18 @@ class MatchStartApi(APIView):
         return Response(view, status=status.HTTP_201_CREATED)
 
 
+class MatchEndSessionApi(APIView):
+    """End a money session between games (either player); 409 ``game_in_progress``
+    while a game is under way."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=MatchDetailOutput)
+    def post(self, request: Request, match_id: int) -> Response:
+        services.match_end_session(match_id=match_id, by=_player_of(request))
+        return Response(MatchDetailOutput(selectors.match_get(match_id=match_id)).data)
+
+
 class GameDetailApi(APIView):
     """A game's state as the requester sees it, with the actions legal for them now."""
 

@@ -260,3 +260,70 @@ def test_a_bad_token_is_refused_with_a_code():
     client.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
     response = client.get("/api/v1/me/")
     assert (response.status_code, response.json()["code"]) == (401, "authentication_failed")
+
+
+def test_a_money_session_is_ended_between_games_and_not_during_one(pair):
+    (a, client_a), (b, client_b) = pair
+    session = _create(client_a, a, b, length=0, start=True)
+    clients = (client_a, client_b)
+    # Game 1: the doubler's opponent drops, so someone is ahead after it.
+    last, _ = _play_game(clients, session["current_game"], doubler=0)
+    second = last["next_game"]
+    assert second is not None
+
+    # Once game 2 is under way the session cannot end: finish or resign first.
+    mover = client_a.get(f"/api/v1/games/{second}/").json()["player_to_act"]
+    view = clients[mover].get(f"/api/v1/games/{second}/").json()
+    (play,) = [x for x in view["legal_actions"] if x["action"] == "play"]  # opening dice (R3)
+    response = _act(
+        clients[mover], second, view["version"], "play", position_id=play["plays"][0]["position_id"]
+    )
+    assert response.status_code == 200
+    rows = GameAction.objects.count()
+    refused = client_b.post(f"/api/v1/matches/{session['id']}/end/")
+    assert (refused.status_code, refused.json()["code"]) == (409, "game_in_progress")
+    assert GameAction.objects.count() == rows
+    assert Match.objects.get(pk=session["id"]).status == "playing"
+
+    # Finish game 2 by resignation; game 3 has only its opening roll, so either
+    # player may end the session now.
+    last, _ = _play_game(clients, second, doubler=None, resigner=1 - mover)
+    third = last["next_game"]
+    ended = client_b.post(f"/api/v1/matches/{session['id']}/end/")
+    assert ended.status_code == 200, ended.json()
+    assert ended.json()["status"] == "finished"
+    match = Match.objects.get(pk=session["id"])
+    expected = None if match.score1 == match.score2 else (a if match.score1 > match.score2 else b)
+    assert match.winner == expected
+    game = Game.objects.get(pk=third)
+    assert (game.is_over, game.result_kind) == (True, Game.VOID)
+
+    # The unplayed game offers nothing and refuses everything, with a code.
+    view = client_a.get(f"/api/v1/games/{third}/").json()
+    assert (view["phase"], view["legal_actions"]) == ("void", [])
+    for client in clients:
+        response = _act(client, third, game.version, "resign", kind="single")
+        assert (response.status_code, response.json()["code"]) == (409, "session_ended")
+    again = client_a.post(f"/api/v1/matches/{session['id']}/end/")
+    assert (again.status_code, again.json()["code"]) == (409, "match_not_playing")
+    # The .mat export leaves the void game out: two games, no third.
+    mat = client_a.get(f"/matches/{session['id']}/export.mat")
+    assert mat.status_code == 200
+    text = mat.content.decode()
+    assert " Game 2\n" in text
+    assert " Game 3\n" not in text
+
+
+def test_only_a_money_session_is_ended_and_only_by_its_players(pair):
+    (a, client_a), (b, _) = pair
+    match = _create(client_a, a, b, length=5, start=True)
+    refused = client_a.post(f"/api/v1/matches/{match['id']}/end/")
+    assert (refused.status_code, refused.json()["code"]) == (400, "not_money_session")
+    session = _create(client_a, a, b, length=0, start=True)
+    outsider = UserPlayerFactory()
+    refused = _client(outsider).post(f"/api/v1/matches/{session['id']}/end/")
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_a_player")
+    assert APIClient().post(f"/api/v1/matches/{session['id']}/end/").status_code in (401, 403)
+    missing = client_a.post("/api/v1/matches/999999/end/")
+    assert (missing.status_code, missing.json()["code"]) == (404, "match_not_found")
+    assert Match.objects.get(pk=session["id"]).status == "playing"
