@@ -27,6 +27,7 @@ kind                     player    data
 ``resign``               0/1       ``kind``: single / gammon / backgammon (optional)
 ``accept_resignation``   0/1       -
 ``decline_resignation``  0/1       -
+``timeout``              0/1       - (the player whose reserve ran out, R12)
 ``claim_timeout``        0/1       - (the claimant, R12)
 =======================  ========  ===============================================
 
@@ -59,6 +60,7 @@ ActionKind = Literal[
     "resign",
     "accept_resignation",
     "decline_resignation",
+    "timeout",
     "claim_timeout",
 ]
 ACTION_KINDS: tuple[str, ...] = get_args(ActionKind)
@@ -97,6 +99,11 @@ def apply_action(state: GameState, action: Action) -> GameState:
     if kind == "opening_roll":
         return state.opening_roll(*_dice(data))
     player = _player(action)
+    if state.flagged is not None and kind != "claim_timeout" and not state.is_over:
+        # R12: a player is out of time; only the opponent's claim is left.
+        raise EngineError("out_of_time", f"player {state.flagged} has run out of time")
+    if kind == "timeout":
+        return state.timeout(player)
     if kind == "roll":
         return state.roll(player, *_dice(data))
     if kind == "play":
@@ -208,6 +215,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "acey_deucey_stage": state.acey_deucey_stage,
         "bonus_roll": state.bonus_roll,
         "result": None if state.result is None else asdict(state.result),
+        "flagged": state.flagged,
     }
 
 
@@ -231,6 +239,7 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         acey_deucey_stage=data["acey_deucey_stage"],
         bonus_roll=data["bonus_roll"],
         result=None if result is None else GameResult(**result),
+        flagged=data.get("flagged"),
     )
 
 

@@ -49,10 +49,14 @@ Decisions where RULES.md is silent:
   if the resigner has borne off none, else a single. Unentered Acey-Deucey checkers are
   not borne off.
 * **Backgammon (R9)**: unentered Acey-Deucey checkers count like checkers on the bar.
-* **Timeouts (R12)** are decided by the app; :meth:`GameState.claim_timeout` ends the game
-  for the claimant: ``gammon`` = 2 x cube (a penalty: Jacoby does not reduce it);
-  ``match`` = the loser forfeits the match (the result carries the points the claimant
-  still needed and ``match_forfeit``); in money play ``match`` counts as a gammon.
+* **Timeouts (R12)**: the clock is the app's (:mod:`games.engine.clock`); when it says a
+  player's reserve is gone, :meth:`GameState.timeout` records that player as ``flagged``.
+  From then on the game waits for the opponent's claim: every other action is refused
+  (``out_of_time``), and :meth:`GameState.claim_timeout` (only by the flagged player's
+  opponent, else ``no_timeout``) ends the game for the claimant: ``gammon`` = 2 x cube
+  (a penalty: Jacoby does not reduce it); ``match`` = the loser forfeits the match (the
+  result carries the points the claimant still needed and ``match_forfeit``); in money
+  play ``match`` counts as a gammon.
 * **Acey-Deucey (R3)**: a 1-2 (also as the opening roll, and again on the extra roll) is
   played as 1 and 2, then :meth:`GameState.choose_double`, then the double, then the same
   player rolls again. If a part can't be played in full, the rest and the extra roll are
@@ -173,6 +177,7 @@ class GameState:
             chosen double is played.
         bonus_roll: R3: ``turn`` is about to take the Acey-Deucey extra roll.
         result: how the game ended (phase ``over``).
+        flagged: the player whose time ran out (R12), waiting for the opponent's claim.
     """
 
     options: RuleOptions
@@ -189,6 +194,7 @@ class GameState:
     acey_deucey_stage: AceyDeuceyStage | None = None
     bonus_roll: bool = False
     result: GameResult | None = None
+    flagged: int | None = None
 
     def __post_init__(self) -> None:
         if self.phase not in PHASES:
@@ -204,6 +210,8 @@ class GameState:
             raise _invalid_state(f"cube {c} is not a power of two up to max_cube")
         if self.cube_owner not in (None, 0, 1):
             raise _invalid_state("cube owner must be 0, 1 or None")
+        if self.flagged not in (None, 0, 1):
+            raise _invalid_state("flagged must be 0, 1 or None")
         if self.match.crawford and (c != 1 or self.cube_owner is not None):
             raise _invalid_state("no cube in the Crawford game (R11)")
         if self.resignation is not None and self.phase in ("doubled", "over"):
@@ -558,11 +566,22 @@ class GameState:
         return replace(self, resignation=None)
 
     # ================================================================== timeout (R12)
+    def timeout(self, player: int) -> GameState:
+        """R12: ``player``'s reserve ran out (the app's clock says so). The game now
+        waits for the opponent's :meth:`claim_timeout`."""
+        self._check_not_over()
+        _check_player(player)
+        if self.flagged is not None:
+            raise EngineError("out_of_time", f"player {self.flagged} is already out of time")
+        return replace(self, flagged=player)
+
     def claim_timeout(self, claimant: int) -> GameState:
-        """R12: the opponent's reserve ran out and ``claimant`` claims the win. The app
-        checks the clock; the engine scores it per ``timeout_result``."""
+        """R12: the opponent's reserve ran out and ``claimant`` claims the win; scored
+        per ``timeout_result``."""
         self._check_not_over()
         _check_player(claimant)
+        if self.flagged != 1 - claimant:
+            raise EngineError("no_timeout", "the opponent has not run out of time")
         if self.options.timeout_result == "match" and not self.match.is_money:
             result = GameResult(
                 winner=claimant,

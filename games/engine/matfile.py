@@ -448,7 +448,7 @@ def _game_lines(
         elif kind == "drop":
             assert player is not None
             cells.append((player, " Drops"))
-        elif kind in ("resign", "accept_resignation", "decline_resignation"):
+        elif kind in ("resign", "accept_resignation", "decline_resignation", "timeout"):
             pass  # an accepted resignation is the "Wins" line; a declined one leaves no trace
         elif kind == "claim_timeout":
             if state.result is not None and state.result.match_forfeit:

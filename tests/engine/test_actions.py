@@ -125,3 +125,23 @@ def test_can_roll_and_can_double_agree_with_the_actions(setup, seed):
                     accepted = True
                 assert asked == accepted, (probe, state.phase)
         state = apply_action(state, action)
+
+
+def test_r12_after_a_timeout_only_the_opponents_claim_is_accepted():
+    state = replay(
+        new_game(RuleOptions(), MatchState.new(5)),
+        [Action("opening_roll", None, {"dice": [3, 1]})],
+    )
+    flagged = apply_action(state, Action("timeout", 0, {}))
+    assert state_from_dict(state_to_dict(flagged)) == flagged
+    for action in (
+        Action("play", 0, {"position_id": "4HPwATDgc/ABMA"}),
+        Action("resign", 1, {"kind": "single"}),
+        Action("timeout", 1, {}),
+        Action("claim_timeout", 0, {}),
+    ):
+        with pytest.raises(EngineError) as caught:
+            apply_action(flagged, action)
+        assert caught.value.code in ("out_of_time", "no_timeout")
+    over = apply_action(flagged, Action("claim_timeout", 1, {}))
+    assert (over.result.winner, over.result.reason, over.result.points) == (1, "timeout", 2)

@@ -548,7 +548,18 @@ def test_r9_seed002_takes_no_kind() -> None:
 # ======================================================================= timeout (R12)
 def test_r12_timeout_gammon() -> None:
     g = opened().double(1).take(0)
-    r = g.claim_timeout(0).result
+    with pytest.raises(EngineError) as e:
+        g.claim_timeout(0)  # nobody has run out of time
+    assert code(e) == "no_timeout"
+    flagged = g.timeout(1)
+    assert flagged.flagged == 1
+    with pytest.raises(EngineError) as e:
+        flagged.claim_timeout(1)  # only the opponent claims
+    assert code(e) == "no_timeout"
+    with pytest.raises(EngineError) as e:
+        flagged.timeout(0)
+    assert code(e) == "out_of_time"
+    r = flagged.claim_timeout(0).result
     assert r == GameResult(
         winner=0, kind="gammon", cube=2, multiplier=2, points=4, reason="timeout"
     )
@@ -557,7 +568,7 @@ def test_r12_timeout_gammon() -> None:
 def test_r12_timeout_match() -> None:
     m = MatchState(length=7, score=(2, 5))
     g = opened(RuleOptions(timeout_result="match"), m)
-    over = g.claim_timeout(0)
+    over = g.timeout(1).claim_timeout(0)
     r = over.result
     assert r is not None
     assert (r.kind, r.points, r.match_forfeit) == ("match", 5, True)
@@ -566,7 +577,7 @@ def test_r12_timeout_match() -> None:
     assert after.winner == 0
     assert after.score == (7, 5)
     # money play has no match to lose: a gammon
-    r = opened(RuleOptions(timeout_result="match")).claim_timeout(1).result
+    r = opened(RuleOptions(timeout_result="match")).timeout(0).claim_timeout(1).result
     assert r is not None
     assert (r.kind, r.points) == ("gammon", 2)
     with pytest.raises(EngineError) as e:

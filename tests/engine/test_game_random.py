@@ -94,7 +94,8 @@ def sensible_action(g: GameState, rng: random.Random, endings: bool = True) -> G
     if g.phase == "opening":
         return g.opening_roll(die(), die())
     if endings and rng.random() < 0.004:
-        return g.claim_timeout(rng.randint(0, 1))
+        loser = rng.randint(0, 1)
+        return g.timeout(loser).claim_timeout(1 - loser)
     if endings and rng.random() < 0.01 and g.phase != "doubled":
         player = rng.randint(0, 1)
         if g.options.resign_mode == "seed002":

@@ -576,14 +576,14 @@ def test_R12_a_match_lost_on_time_can_not_be_exported_but_a_gammon_timeout_can()
     game = Log(MatchState.new(5), RuleOptions(timeout_result="match")).do(
         "opening_roll", dice=[3, 1]
     )
-    game.play(0, "8/5 6/5").do("claim_timeout", 0)
+    game.play(0, "8/5 6/5").do("timeout", 1).do("claim_timeout", 0)
     with pytest.raises(MatError) as caught:
         export_mat(
             build_record(("a", "b"), 5, [game.actions], options=RuleOptions(timeout_result="match"))
         )
     assert caught.value.code == "mat_unsupported"
     gammon = Log(MatchState.new(5)).do("opening_roll", dice=[3, 1]).play(0, "8/5 6/5")
-    gammon.do("claim_timeout", 0)
+    gammon.do("timeout", 1).do("claim_timeout", 0)
     text = export_mat(build_record(("a", "b"), 5, [gammon.actions]))
     assert "      Wins 2 points" in text
     assert import_mat(text).final_score == (2, 0)  # read back as a resigned gammon
