@@ -134,13 +134,28 @@ class _Record:
         return self.waste < other.waste
 
 
+#: Called by :func:`_walk` for every single-die move it makes: ``(key before, dice left
+#: before the move, from point, to point, hit, key after)``; the first die left is the one
+#: moved. Points are in the mover's numbering (25 the bar or unentered, 0 off).
+StepVisitor = Callable[[int, tuple[int, ...], int, int, bool, int], None]
+
+
 def _walk(
-    pos: Position, d1: int, d2: int, limit: int | None, min_waste: bool
+    pos: Position,
+    d1: int,
+    d2: int,
+    limit: int | None,
+    min_waste: bool,
+    visit: StepVisitor | None = None,
 ) -> dict[int, _Record]:
     """Every legal play of ``d1``-``d2`` by walking the move sequences (R3-R7).
 
     Returns ``{result key: record}`` for exactly the legal results; the record's path is
     one way (the longest, then the least wasteful) to reach that result.
+
+    With ``visit``, every order of the dice and of the checkers is walked (each
+    intermediate position and dice left once) and every single-die move is reported to
+    it; see :func:`walk_steps`.
     """
     m = [0, *pos.mover]  # m[p]: mover's checkers on point p (1..24), m[25] the bar
     opp = pos.opponent
@@ -152,7 +167,7 @@ def _walk(
     results: dict[int, _Record] = {}
     path: list[tuple[int, int]] = []
     hits: list[int] = []
-    seen: set[tuple[int, int, int]] = set()
+    seen: set[tuple[int, int, int, int]] = set()
 
     def step(seq: tuple[int, ...], i: int, key: int, top: int, waste: int, free: bool) -> None:
         nonlocal unentered, outside
@@ -209,6 +224,8 @@ def _walk(
             if came_home:
                 outside -= 1
             path.append((p, t))
+            if visit is not None:
+                visit(key, seq[i:], p, t, hit, k)
             total_waste = waste + w
             flag = depth > 1 or d == larger
             new = _Record(depth, flag, total_waste, tuple(path), tuple(hits))
@@ -217,7 +234,8 @@ def _walk(
                 results[k] = new
             if depth < len(seq):
                 if free:
-                    state = (k, depth, total_waste)
+                    # (the die left next tells the two orders of a non-double apart)
+                    state = (k, depth, seq[depth], total_waste)
                     if state not in seen:
                         seen.add(state)
                         step(seq, depth, k, 25, total_waste, free)
@@ -245,11 +263,15 @@ def _walk(
         # Doubles: moves of one number commute, so every result is reached by a sequence
         # whose source points never increase. With a per-point limit the order matters
         # (a point may be emptied first to make room), so then walk all orders.
-        free = limit is not None
+        free = limit is not None or visit is not None
         step((d1,) * 4, 0, base, 25, 0, free)
     else:
-        step((d1, d2), 0, base, 25, 0, False)
-        step((d2, d1), 0, base, 25, 0, False)
+        # Without the limit the second die's checker may start no higher than the first
+        # one's: the other order of the dice covers the rest. With the limit (as for
+        # doubles) or a visitor, every order: 8/2 may make room on 8 for 13/8.
+        free = limit is not None or visit is not None
+        step((d1, d2), 0, base, 25, 0, free)
+        step((d2, d1), 0, base, 25, 0, free)
     if not results:
         return results
     most = max(r.depth for r in results.values())
@@ -760,6 +782,29 @@ def legal_results(
     _check_dice(d1, d2)
     _check_limit(max_checkers_per_point)
     return set(_walk(pos, d1, d2, max_checkers_per_point, min_pip_waste))
+
+
+def walk_steps(
+    pos: Position,
+    d1: int,
+    d2: int,
+    visit: StepVisitor,
+    *,
+    max_checkers_per_point: int | None = None,
+    min_pip_waste: bool = False,
+) -> None:
+    """Report to ``visit`` every single-die move of every way of playing ``d1``-``d2``.
+
+    The moves are the generator's own (R4 landing and the per-point limit, R5 the bar
+    first, R7 bearing off, R3 Acey-Deucey entering), made in every order of the dice and
+    of the checkers; each intermediate position with the same dice left is expanded once.
+    Which sequences are legal *plays* (R6: as many dice as possible, the larger die,
+    least waste) is not filtered here: match the sequences against :func:`legal_plays`
+    (:func:`games.engine.steps.play_steps` does).
+    """
+    _check_dice(d1, d2)
+    _check_limit(max_checkers_per_point)
+    _walk(pos, d1, d2, max_checkers_per_point, min_pip_waste, visit)
 
 
 def legal_plays(

@@ -162,6 +162,16 @@ CASES = [
         id="R4-max-checkers-per-point-5",
     ),
     pytest.param(
+        # Limit 5, 6-5, 7 blocked: 13/8 is only legal after 8/2 has made room on 8, so
+        # the second die's checker starts higher than the first one's (13/2, gnubg's
+        # way of writing 8/2 13/8): a non-double's order matters with the limit too.
+        mk({13: 1, 8: 5, 6: 9}, {7: 2, 1: 13}),
+        (6, 5),
+        {"max_checkers_per_point": 5},
+        {"13/2": 2, "8/3 8/2": 2},
+        id="R4-max-per-point-non-double-order-matters",
+    ),
+    pytest.param(
         # Limit 5, 5-5: 13/8 is only legal after a checker has left 8 (8/3 first): the
         # order of a double matters with the limit.
         mk({13: 1, 8: 5, 1: 9}),
