@@ -106,6 +106,10 @@ def server_env() -> dict[str, str]:
             "SECRET_KEY": "bench",
             "ALLOWED_HOSTS": HOST,
             "SECURE_SSL_REDIRECT": "false",
+            # Production settings insist on mail and site settings; nothing is sent here.
+            "EMAIL_HOST": "127.0.0.1",
+            "DEFAULT_FROM_EMAIL": "bench@localhost",
+            "SITE_URL": f"http://{HOST}",
             "PYTHONPATH": str(ROOT),
         }
     )

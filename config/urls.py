@@ -12,6 +12,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("games.urls")),
+    path("notifications/", include("games.notification_urls")),
+    path("clocks/", include("games.tableclock_urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

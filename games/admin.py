@@ -1,6 +1,14 @@
-from django.contrib import admin
+from typing import Any
 
-from .models import Player
+from django import forms
+from django.contrib import admin
+from django.db import models
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from .models import Notification, NotificationDelivery, Player, Webhook
 
 
 @admin.register(Player)
@@ -10,3 +18,126 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     # Ratings move only through rated results, never by hand.
     readonly_fields = ["rating", "experience", "created_at"]
+
+
+# ====================================================================== notifications
+def _https_by_default(db_field: models.Field, **kwargs: Any) -> forms.Field | None:
+    """A URL typed without a scheme means https (Django 6's default, asked for now)."""
+    if isinstance(db_field, models.URLField):
+        kwargs["assume_scheme"] = "https"
+    return db_field.formfield(**kwargs)
+
+
+class WebhookForm(forms.ModelForm):
+    """The kinds a webhook receives, picked from the registry (an open set: kinds that
+    other apps register appear here too)."""
+
+    kinds = forms.MultipleChoiceField(
+        label=_("kinds"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("The kinds of notification sent here."),
+    )
+
+    class Meta:
+        model = Webhook
+        fields = ["name", "url", "kinds", "secret", "is_active"]
+        formfield_callback = _https_by_default
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from .notifications import notification_kinds
+
+        self.fields["kinds"].choices = [(k.code, k.label) for k in notification_kinds()]
+
+
+@admin.register(Webhook)
+class WebhookAdmin(admin.ModelAdmin):
+    form = WebhookForm
+    list_display = ["name", "url", "is_active", "created_at"]
+    list_filter = ["is_active"]
+
+    def formfield_for_dbfield(
+        self, db_field: models.Field, request: HttpRequest, **kwargs: Any
+    ) -> forms.Field | None:
+        if isinstance(db_field, models.URLField):
+            kwargs["assume_scheme"] = "https"
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+
+class DeliveryInline(admin.TabularInline):
+    model = NotificationDelivery
+    extra = 0
+    can_delete = False
+    fields = ["channel", "webhook", "status", "attempts", "last_error", "sent_at"]
+    readonly_fields = fields
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "recipient", "kind", "subject", "title", "read_at"]
+    list_filter = ["kind"]
+    search_fields = ["recipient__name", "subject", "title"]
+    list_select_related = ["recipient"]
+    inlines = [DeliveryInline]
+    readonly_fields = [
+        "recipient",
+        "kind",
+        "subject",
+        "context",
+        "title",
+        "body",
+        "in_app",
+        "created_at",
+        "read_at",
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # made by the services only (notify)
+
+
+@admin.register(NotificationDelivery)
+class NotificationDeliveryAdmin(admin.ModelAdmin):
+    list_display = [
+        "created_at",
+        "notification",
+        "channel",
+        "webhook",
+        "status",
+        "attempts",
+        "last_error",
+    ]
+    list_filter = ["status", "channel"]
+    list_select_related = ["notification__recipient", "webhook"]
+    readonly_fields = [
+        "notification",
+        "channel",
+        "webhook",
+        "status",
+        "attempts",
+        "last_error",
+        "created_at",
+        "last_attempt_at",
+        "sent_at",
+    ]
+    actions = ["send_again"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Send the selected notifications again"))
+    def send_again(self, request: HttpRequest, queryset: QuerySet[NotificationDelivery]) -> None:
+        from .notifications import notification_delivery_retry
+
+        sent_again = 0
+        for delivery_id in queryset.exclude(status=NotificationDelivery.Status.SENT).values_list(
+            "pk", flat=True
+        ):
+            notification_delivery_retry(delivery_id=delivery_id)
+            sent_again += 1
+        message = ngettext(
+            "%(count)d notification will be sent again.",
+            "%(count)d notifications will be sent again.",
+            sent_again,
+        )
+        self.message_user(request, message % {"count": sent_again})

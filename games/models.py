@@ -1,4 +1,4 @@
-"""The shared core's data: players (and, as match play arrives, matches and games)."""
+"""The shared core's data: players, matches and games, and the notifications players get."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 #: Every player starts at the FIBS rating's origin.
@@ -49,6 +50,10 @@ class Player(models.Model):
         choices=BoardOrientation.choices,
         default=BoardOrientation.RIGHT,
     )
+    #: ``{kind: [channel, ...]}`` as the player chose; a kind not listed uses the
+    #: registry's default (``games.notifications``). Written only through
+    #: ``player_set_notification_channels``, which validates it.
+    notification_channels = models.JSONField(_("notification channels"), default=dict, blank=True)
     is_active = models.BooleanField(_("active"), default=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -104,6 +109,15 @@ class Match(models.Model):
         null=True,
         blank=True,
         related_name="+",
+    )
+    #: The clock (R12) as a snapshot of :class:`games.engine.clock.ClockSettings`
+    #: (``settings_to_dict``); ``None``: played without a clock.
+    clock = models.JSONField(_("clock"), null=True, blank=True)
+    #: R12: the opponent must claim a win on time (seed 002), else it is applied at once.
+    timeout_claim = models.BooleanField(
+        _("a win on time must be claimed"),
+        default=True,
+        help_text=_("Otherwise the game is scored as soon as a player's time runs out."),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -169,6 +183,16 @@ class Game(models.Model):
     points = models.PositiveSmallIntegerField(_("points"), null=True, blank=True)
     result_kind = models.CharField(_("result"), max_length=12, blank=True)
     crawford = models.BooleanField(_("Crawford game"), default=False)
+    #: The clock's state (:class:`games.engine.clock.ClockState` ``to_dict``), when the
+    #: match has a clock. Every action recomputes it with the columns below.
+    clock = models.JSONField(_("clock"), null=True, blank=True)
+    #: When the player who must act runs out of time (R12); ``None`` when no clock runs.
+    deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
+    #: The next moment the server must look at this game: the deadline, or earlier the
+    #: "time running low" notice. The sweeper and the timers go by this column.
+    alarm_at = models.DateTimeField(_("next alarm"), null=True, blank=True)
+    #: The version for which a timer task was sent; the sweeper arms the rest.
+    armed_version = models.PositiveIntegerField(_("timer armed for version"), null=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
@@ -176,6 +200,14 @@ class Game(models.Model):
         verbose_name = _("game")
         verbose_name_plural = _("games")
         ordering = ["match", "number"]
+        indexes = [
+            # The sweeper's query: only clocked, live games carry an alarm.
+            models.Index(
+                fields=["alarm_at"],
+                name="game_alarm_at",
+                condition=models.Q(alarm_at__isnull=False),
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="game_number_unique"),
         ]
@@ -220,3 +252,262 @@ class GameAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.seq}: {self.kind}"
+
+
+# ====================================================================== notifications
+class NotificationChannel(models.TextChoices):
+    """How a notification reaches its recipient. ``in_app`` is the list on the site (the
+    notification row itself); ``email`` and ``webhook`` are sent by a task, one
+    :class:`NotificationDelivery` row each."""
+
+    IN_APP = "in_app", _("on the site")
+    EMAIL = "email", _("email")
+    WEBHOOK = "webhook", _("club chat (webhook)")
+
+
+class Notification(models.Model):
+    """Something a player is told, once: the key (recipient, kind, subject) is unique, so
+    a service or task that runs twice creates (and sends) nothing the second time.
+
+    ``kind`` names an entry of the open registry in ``games.notifications``; ``subject``
+    is a short string the caller chooses to say which event this is (``game:42:v17``,
+    ``match:7``). ``title`` and ``body`` are rendered from ``context`` in the club's
+    language when the row is made (they are what email and webhooks send); the pages
+    render them again in the reader's language. ``in_app`` says whether the recipient's
+    list on the site shows it (they may switch that channel off per kind)."""
+
+    recipient = models.ForeignKey(
+        Player,
+        verbose_name=_("recipient"),
+        on_delete=models.CASCADE,
+        related_name="notifications",
+    )
+    kind = models.CharField(_("kind"), max_length=40)
+    subject = models.CharField(_("subject"), max_length=100)
+    context = models.JSONField(_("context"), default=dict, blank=True)
+    title = models.CharField(_("title"), max_length=200)
+    body = models.TextField(_("text"), blank=True)
+    in_app = models.BooleanField(_("shown on the site"), default=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    read_at = models.DateTimeField(_("read"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["recipient", "kind", "subject"], name="notification_once"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["recipient", "-created_at"], name="notification_recipient_new"),
+            # The header's unread count, on every page a player opens.
+            models.Index(
+                fields=["recipient"],
+                condition=models.Q(read_at__isnull=True, in_app=True),
+                name="notification_unread",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.recipient}: {self.kind} {self.subject}"
+
+
+class Webhook(models.Model):
+    """A URL the club set up (for example a chat's incoming webhook) that receives an
+    HTTP POST of JSON for each notification of the kinds it lists, when the recipient
+    chose the webhook channel for that kind. Deactivate rather than delete one: deleting
+    it deletes its delivery history."""
+
+    name = models.CharField(_("name"), max_length=80)
+    url = models.URLField(_("URL"), max_length=500)
+    kinds = models.JSONField(
+        _("kinds"), default=list, blank=True, help_text=_("The kinds of notification sent here.")
+    )
+    secret = models.CharField(
+        _("signing secret"),
+        max_length=200,
+        blank=True,
+        help_text=_(
+            "When set, each request carries an X-Signature-256 header: sha256= and the "
+            "HMAC-SHA256 of the body with this secret."
+        ),
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class NotificationDelivery(models.Model):
+    """One notification sent on one channel (email, or one webhook): its own state, so a
+    failing webhook neither blocks nor repeats the email. The send task locks this row,
+    does nothing when it is no longer pending, and records every attempt."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("failed")
+
+    notification = models.ForeignKey(
+        Notification,
+        verbose_name=_("notification"),
+        on_delete=models.CASCADE,
+        related_name="deliveries",
+    )
+    channel = models.CharField(_("channel"), max_length=10, choices=NotificationChannel.choices)
+    webhook = models.ForeignKey(
+        Webhook,
+        verbose_name=_("webhook"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="deliveries",
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    last_attempt_at = models.DateTimeField(_("last attempt"), null=True, blank=True)
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification delivery")
+        verbose_name_plural = _("notification deliveries")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # Once per notification by email, once per notification and webhook.
+            models.UniqueConstraint(
+                fields=["notification", "channel"],
+                condition=models.Q(webhook__isnull=True),
+                name="delivery_once_per_channel",
+            ),
+            models.UniqueConstraint(
+                fields=["notification", "webhook"],
+                condition=models.Q(webhook__isnull=False),
+                name="delivery_once_per_webhook",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(channel=NotificationChannel.EMAIL, webhook__isnull=True)
+                | models.Q(channel=NotificationChannel.WEBHOOK, webhook__isnull=False),
+                name="delivery_channel_target",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "created_at"], name="delivery_status_created")]
+
+    def __str__(self) -> str:
+        target = self.webhook or self.get_channel_display()
+        return f"{self.notification} \u2192 {target} ({self.status})"
+
+
+# ====================================================================== table clocks
+class TableClock(models.Model):
+    """An over-the-board clock (R12): a tablet or phone between two players at a table,
+    synced to the server (``games.tableclocks``).
+
+    ``state`` is the pure clock's :class:`games.engine.clock.ClockState` (``to_dict``,
+    its settings included); ``clock_settings`` repeats the settings for listing.
+    Every write locks the row and bumps ``version``; a tap made against an old version is
+    refused (``stale_version``). ``deadline_at`` is when the running player flags; a
+    Celery task armed for ``armed_version`` (or the sweeper) records the flag even when
+    the tablet is gone. While paused, ``paused_at`` is the moment the clock stopped and
+    every reading is taken then."""
+
+    class Status(models.TextChoices):
+        READY = "ready", _("ready")
+        RUNNING = "running", _("running")
+        PAUSED = "paused", _("paused")
+        FLAGGED = "flagged", _("flagged")
+        FINISHED = "finished", _("finished")
+
+    label = models.CharField(_("label"), max_length=60, help_text=_("For example: Table 7."))
+    player1_name = models.CharField(_("player 1"), max_length=80)
+    player2_name = models.CharField(_("player 2"), max_length=80)
+    player1 = models.ForeignKey(
+        Player,
+        verbose_name=_("player 1 (member)"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    player2 = models.ForeignKey(
+        Player,
+        verbose_name=_("player 2 (member)"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    match = models.ForeignKey(
+        Match,
+        verbose_name=_("match"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="table_clocks",
+    )
+    #: The preset the settings came from (``seed002``, ``usbgf``, ...); empty: custom.
+    preset = models.CharField(_("clock preset"), max_length=20, blank=True)
+    #: The match length the reserves were computed for (0: money or not given).
+    match_length = models.PositiveSmallIntegerField(_("match length"), default=0)
+    clock_settings = models.JSONField(_("clock settings"))
+    state = models.JSONField(_("clock state"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.READY
+    )
+    version = models.PositiveIntegerField(_("version"), default=0)
+    #: The player (0/1) who ran out of time first, once recorded.
+    flagged_index = models.PositiveSmallIntegerField(_("flagged player"), null=True, blank=True)
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    #: When the running player flags; ``None`` unless the clock runs.
+    deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
+    #: The version for which a timer task was sent; the sweeper arms the rest.
+    armed_version = models.PositiveIntegerField(_("timer armed for version"), null=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table clock")
+        verbose_name_plural = _("table clocks")
+        ordering = ["label", "id"]
+        indexes = [
+            # The sweeper's query: only running clocks carry a deadline.
+            models.Index(
+                fields=["deadline_at"],
+                name="table_clock_deadline_at",
+                condition=models.Q(deadline_at__isnull=False),
+            ),
+            models.Index(fields=["status", "label"], name="table_clock_status_label"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(flagged_index__isnull=True) | models.Q(flagged_index__lte=1),
+                name="table_clock_flagged_index",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.player1_name} \u2013 {self.player2_name}"
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.player1_name, self.player2_name)

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from games.engine.actions import Action, apply_action, new_game_from_dicts, replay, state_from_dict
+from games.engine.clock import ClockState
 from games.engine.errors import EngineError
 from games.engine.game import GameState
 from games.engine.met import match_winning_chance_for
 from games.engine.notation import format_play
 from games.engine.position import position_id
 
+from . import clocks
 from .errors import NotFound
 from .models import Game, Match, Player
 
@@ -73,6 +76,8 @@ def legal_actions(state: GameState, index: int) -> list[dict[str, Any]]:
     is tried on the immutable state and kept when the engine accepts it."""
     if state.is_over:
         return []
+    if state.flagged is not None:  # R12: only the opponent's claim is left
+        return [{"action": "claim_timeout"}] if index == 1 - state.flagged else []
     found: list[dict[str, Any]] = []
     if state.can_roll(index):  # asked without rolling: no plays generated
         found.append({"action": "roll"})
@@ -170,8 +175,29 @@ def game_view(
             "points": result.points,
             "reason": result.reason,
         },
+        "clock": clock_view(game),
         "you": viewer_index,
         "legal_actions": [] if viewer_index is None or void else legal_actions(state, viewer_index),
+    }
+
+
+def clock_view(game: Game, *, at: datetime | None = None) -> dict[str, Any] | None:
+    """The game's clock at the server's ``at`` (default: now), from the stored state, so
+    every client shows the same times (R12)."""
+    if game.clock is None:
+        return None
+    at = at or clocks.now()
+    at_ms = clocks.to_ms(at)
+    clock = ClockState.from_dict(game.clock)
+    remaining = clock.remaining(at_ms)
+    return {
+        "server_time": at,
+        "running": clock.running,
+        "delay_ms": clock.settings.delay_ms,
+        "delay_left_ms": None if remaining is None else remaining[0],
+        "reserves_ms": list(clock.reserves_at(at_ms)),
+        "deadline": game.deadline_at,
+        "flagged": clock.flagged_player(at_ms),
     }
 
 

@@ -29,6 +29,13 @@ from django.utils.translation import gettext as _
 from games.dice import SYSTEM_DICE, DiceSource, roll_die
 from games.engine import actions as engine_actions
 from games.engine.actions import Action, ActionKind
+from games.engine.clock import (
+    ClockSettings,
+    ClockState,
+    preset,
+    settings_from_dict,
+    settings_to_dict,
+)
 from games.engine.errors import EngineError
 from games.engine.game import GameState, apply_result, new_game
 from games.engine.match import MatchState
@@ -36,6 +43,8 @@ from games.engine.notation import format_play, parse_play
 from games.engine.position import position_id
 from games.engine.rules import RuleOptions
 
+from . import clocks
+from . import notifications_hooks as hooks
 from .errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from .messages import engine_message
 from .models import Game, GameAction, Match, Player
@@ -55,9 +64,13 @@ def match_create(
     player2: Player,
     length: int,
     rules: Mapping[str, Any] | None = None,
+    clock: str | Mapping[str, Any] | None = None,
+    timeout_claim: bool = True,
     created_by: Any = None,
 ) -> Match:
-    """A new match (``length`` points, 0 = money session) with its rules frozen."""
+    """A new match (``length`` points, 0 = money session) with its rules frozen.
+    ``clock``: a preset name (``seed002``, ``usbgf``, ...), custom clock settings, or
+    ``None`` for no clock (R12); ``timeout_claim``: a win on time must be claimed."""
     if player1.pk == player2.pk:
         raise ValidationFailed("same_player", _("A player cannot play against themselves."))
     if not (player1.is_active and player2.is_active):
@@ -73,6 +86,7 @@ def match_create(
         options = engine_actions.options_from_dict(dict(rules or {}))
         if match_state.is_money is False:
             match_state.check_options(options)
+        clock_settings = _clock_settings(clock)
     except EngineError as exc:
         raise _engine_error(exc) from None
     return Match.objects.create(
@@ -81,8 +95,18 @@ def match_create(
         length=length,
         rules=engine_actions.options_to_dict(options),
         state=engine_actions.match_to_dict(match_state),
+        clock=None if clock_settings is None else settings_to_dict(clock_settings),
+        timeout_claim=timeout_claim,
         created_by=created_by,
     )
+
+
+def _clock_settings(clock: str | Mapping[str, Any] | None) -> ClockSettings | None:
+    if clock is None or clock == "":
+        return None
+    if isinstance(clock, str):
+        return preset(clock)
+    return settings_from_dict(clock)
 
 
 def match_start(*, match_id: int, by: Player | None = None, dice: DiceSource = SYSTEM_DICE) -> Game:
@@ -107,6 +131,7 @@ def match_start(*, match_id: int, by: Player | None = None, dice: DiceSource = S
             options=options,
             match_state=engine_actions.match_from_dict(match.state),
             dice=dice,
+            previous_clock=None,
         )
 
 
@@ -158,21 +183,36 @@ def _game_begin(
     options: RuleOptions,
     match_state: MatchState,
     dice: DiceSource,
+    previous_clock: ClockState | None,
 ) -> Game:
     """Create game ``number`` and make its opening roll (R3): each player rolls one die,
-    a tie rolls again (the engine doubles the cube then when automatic doubles are on)."""
+    a tie rolls again (the engine doubles the cube then when automatic doubles are on).
+    A clocked match's clock then runs for the opening roll's winner, who plays it."""
     state = new_game(options, match_state)
     log: list[Action] = []
     while state.phase == "opening":
         action = Action("opening_roll", None, {"dice": [roll_die(dice), roll_die(dice)]})
         state = engine_actions.apply_action(state, action)
         log.append(action)
+    at = clocks.now()
+    clock = clocks.clock_for_new_game(
+        match=match,
+        previous=previous_clock,
+        length=match_state.length,
+        score=match_state.score,
+        player=state.player_to_act,
+        at_ms=clocks.to_ms(at),
+    )
+    values = game_row_values(state, version=len(log))
+    values.update(clocks.clock_columns(clock, version=len(log), at=at))
     game = Game.objects.create(
         match=match,
         number=number,
         crawford=match_state.crawford,
-        **game_row_values(state, version=len(log)),
+        **values,
     )
+    if clock is not None:
+        clocks.arm_on_commit(game.pk, game.version, game.alarm_at if game.armed_version else None)
     GameAction.objects.bulk_create(
         GameAction(game=game, seq=seq, kind=a.kind, player_index=a.player, data=dict(a.data))
         for seq, a in enumerate(log, start=1)
@@ -224,15 +264,37 @@ def _game_act(
         raise _stale(game.version)
     if game.result_kind == Game.VOID:
         raise Conflict("session_ended", _("This money session has ended."))
+    now = clocks.now()
     try:
         state = engine_actions.state_from_dict(game.state)
+    except EngineError as exc:
+        raise _engine_error(exc) from None
+    clock = None if game.clock is None else ClockState.from_dict(game.clock)
+    if (
+        clock is not None
+        and state.flagged is None
+        and clock.flagged_player(clocks.to_ms(now)) is not None
+    ):
+        # R12: someone's time is up; the flag is being recorded (timer, sweeper or the
+        # next read). Nothing else may happen in this game but the claim that follows.
+        raise Conflict(
+            "out_of_time",
+            _("Time is up in this game: reload to see the result or claim the win."),
+        )
+    try:
         action = build(state, index)
         after = engine_actions.apply_action(state, action)
     except EngineError as exc:
         raise _engine_error(exc) from None
 
     values = game_row_values(after, version=expected_version + 1)
-    now = timezone.now()
+    if clock is not None:
+        at_ms = clocks.to_ms(now)
+        if after.result is None:
+            clock = clocks.clock_after(clock, to_player=after.player_to_act, at_ms=at_ms)
+        else:
+            clock = clock.end_game(at_ms)
+        values.update(clocks.clock_columns(clock, version=expected_version + 1, at=now))
     next_game = None
     if after.result is None:
         logged = _game_store(
@@ -257,10 +319,13 @@ def _game_act(
             # Only the writer that won the compare-and-set gets here; the lock keeps
             # the match row in step with match_end_session.
             match = Match.objects.select_for_update().get(pk=game.match_id)
-            next_game = _match_advance(match=match, state=after, dice=dice)
+            next_game = _match_advance(match=match, state=after, dice=dice, previous_clock=clock)
             game.match = match
+    if values.get("armed_version") is not None:
+        clocks.arm_on_commit(game.pk, values["version"], values["alarm_at"])
     for field, value in values.items():
         setattr(game, field, value)
+    hooks.after_action(game=game, action=action, state=after, next_game=next_game)
     return ActionOutcome(game=game, action=logged, next_game=next_game, state=after)
 
 
@@ -270,8 +335,11 @@ def _game_for_action(game_id: int) -> Game:
     of a move's server time (bench/moves.py). The match comes back with its other fields
     deferred (loaded on access); an action needs only who plays."""
     sql = (
-        f"SELECT g.*, m.player1_id AS match_player1_id, m.player2_id AS match_player2_id"  # noqa: S608 -- table names from the models, the id is a parameter
+        "SELECT g.*, m.player1_id AS match_player1_id, m.player2_id AS match_player2_id,"  # noqa: S608 -- table names from the models, the id is a parameter
+        " p1.notification_channels AS channels1, p2.notification_channels AS channels2"
         f" FROM {Game._meta.db_table} g JOIN {Match._meta.db_table} m ON m.id = g.match_id"
+        f" JOIN {Player._meta.db_table} p1 ON p1.id = m.player1_id"
+        f" JOIN {Player._meta.db_table} p2 ON p2.id = m.player2_id"
         " WHERE g.id = %s"
     )
     found = list(Game.objects.raw(sql, [game_id]))
@@ -280,6 +348,12 @@ def _game_for_action(game_id: int) -> Game:
     game = found[0]
     values = [game.match_id, game.match_player1_id, game.match_player2_id]  # type: ignore[attr-defined]
     game.match = Match.from_db(game._state.db, ["id", "player1_id", "player2_id"], values)
+    # The players' notification choices ride along, so that a move needs no query to
+    # learn whether the next player wants a "your turn" notice.
+    game.match.notification_channels = tuple(  # type: ignore[attr-defined]
+        json.loads(c) if isinstance(c, str) else c
+        for c in (game.channels1, game.channels2)  # type: ignore[attr-defined]
+    )
     return game
 
 
@@ -357,7 +431,13 @@ def _current_version(game_id: int) -> int | None:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
-def _match_advance(*, match: Match, state: GameState, dice: DiceSource) -> Game | None:
+def _match_advance(
+    *,
+    match: Match,
+    state: GameState,
+    dice: DiceSource = SYSTEM_DICE,
+    previous_clock: ClockState | None = None,
+) -> Game | None:
     """Record a finished game in the match (R10, R11) and start the next game unless
     the match is over. A money session goes on game after game until a player ends it
     between games."""
@@ -380,6 +460,7 @@ def _match_advance(*, match: Match, state: GameState, dice: DiceSource) -> Game 
             options=options,
             match_state=match_state,
             dice=dice,
+            previous_clock=previous_clock,
         )
     match.save(update_fields=fields)
     return next_game
@@ -529,6 +610,20 @@ def resign_accept(
         player=player,
         expected_version=expected_version,
         build=_simple("accept_resignation"),
+        dice=dice,
+    )
+
+
+def game_claim_timeout(
+    *, game_id: int, player: Player, expected_version: int, dice: DiceSource = SYSTEM_DICE
+) -> ActionOutcome:
+    """R12: the opponent's time ran out (their ``timeout`` is logged); claim the win,
+    scored per the match's ``timeout_result``."""
+    return _game_act(
+        game_id=game_id,
+        player=player,
+        expected_version=expected_version,
+        build=_simple("claim_timeout"),
         dice=dice,
     )
 

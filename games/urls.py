@@ -12,5 +12,7 @@ urlpatterns = [
     path("matches/import/", pages.match_import_page, name="match-import"),
     path("matches/<int:match_id>/", pages.match_page, name="match"),
     path("matches/<int:match_id>/export.mat", pages.match_export_page, name="match-export"),
+    path("matches/<int:match_id>/end/", pages.match_end_session_page, name="match-end"),
     path("games/<int:game_id>/act/", pages.game_action_page, name="game-act"),
+    path("games/<int:game_id>/board.svg", pages.game_board_page, name="game-board"),
 ]

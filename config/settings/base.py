@@ -64,6 +64,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.notifications",
             ],
         },
     },
@@ -137,7 +138,31 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 15 * 60}
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"visibility_timeout": 15 * 60}
 # The beat schedule hook: apps add periodic tasks (the clock sweeper, ...) here by name.
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Backstop for a lost send task: re-enqueue deliveries left pending (games.tasks).
+    "notifications-requeue-stale": {"task": "games.notification_sweep", "schedule": 300.0},
+}
+
+# ---------------------------------------------------------------------------- clocks (R12)
+# games.clocks: each clocked game's next alarm gets a Celery ETA task when it is near; beat
+# sweeps overdue alarms every 2 s as the backstop for a lost or late task.
+CELERY_BEAT_SCHEDULE["clock-sweep"] = {"task": "games.sweep_clock_alarms", "schedule": 2.0}
+GAMES_CLOCK_TIMERS = True  # False: no ETA tasks, the sweeper alone (the local run)
+GAMES_INPROCESS_SWEEPER = False  # True: runserver sweeps in a thread (no worker, no beat)
+
+# ---------------------------------------------------------------------------- notifications
+# Mail: each environment chooses its EMAIL_BACKEND (console locally, locmem in tests,
+# SMTP from the environment in production).
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="backgammon@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_TIMEOUT = 10  # seconds; a send task must not hang on a dead SMTP server
+# The site's address for links in emails and webhook posts (e.g. https://club.example.org);
+# empty: links are paths only.
+SITE_URL = env.str("SITE_URL", default="")
+# Seconds a webhook may take to answer before the attempt counts as failed (and retried).
+NOTIFICATION_WEBHOOK_TIMEOUT = env.float("NOTIFICATION_WEBHOOK_TIMEOUT", default=5.0)
+# "Time running low": the reserve (ms) under which the clock tells the player to act.
+NOTIFICATION_TIME_LOW_MS = env.int("NOTIFICATION_TIME_LOW_MS", default=30_000)
 
 # ---------------------------------------------------------------------------- API
 REST_FRAMEWORK = {

@@ -24,6 +24,14 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Without Redis there is no worker and no beat: runserver's own thread sweeps the clocks'
+# alarms every second (games.clocks.start_inprocess_sweeper), and reads check them too.
+GAMES_CLOCK_TIMERS = bool(REDIS_URL)
+GAMES_INPROCESS_SWEEPER = not REDIS_URL
+
+# Emails are printed on the console of the web (or worker) process.
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
 # runserver serves static files itself; no manifest needed.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

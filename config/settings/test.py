@@ -24,6 +24,9 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
 }
 
+# Emails land in django.core.mail.outbox (pytest-django empties it for each test).
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
 # Hashing passwords slowly is a production virtue and a test-suite cost.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {

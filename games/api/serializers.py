@@ -60,6 +60,8 @@ class MatchOutput(serializers.ModelSerializer):
             "player2",
             "length",
             "rules",
+            "clock",
+            "timeout_claim",
             "status",
             "score",
             "winner",
@@ -91,12 +93,21 @@ class MatchCreateInput(serializers.Serializer):
     player2 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     length = serializers.IntegerField(min_value=0, max_value=MAX_MATCH_LENGTH)
     rules = serializers.DictField(required=False, default=dict)
+    clock = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="R12: a preset name (seed002, usbgf, galaxy-casual, wbgf-speed), custom "
+        "clock settings (delay_ms, reserve_ms, reserve_per_point_ms, ...), or null.",
+    )
+    timeout_claim = serializers.BooleanField(required=False, default=True)
     start = serializers.BooleanField(required=False, default=True)
 
 
 class ActionInput(serializers.Serializer):
     action = serializers.ChoiceField(
-        choices=[k for k in ACTION_KINDS if k not in ("opening_roll", "claim_timeout")]
+        # The server makes the opening roll and records timeouts itself.
+        choices=[k for k in ACTION_KINDS if k not in ("opening_roll", "timeout")]
     )
     version = serializers.IntegerField(min_value=0)
     play = serializers.CharField(required=False, allow_blank=True, max_length=80)
@@ -117,6 +128,18 @@ class LegalActionOutput(serializers.Serializer):
     plays = serializers.ListField(child=serializers.DictField(), required=False)
     kinds = serializers.ListField(child=serializers.CharField(), required=False)
     values = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+class ClockOutput(serializers.Serializer):
+    """The clock as the server sees it now (R12): every client shows the same times."""
+
+    server_time = serializers.DateTimeField()
+    running = serializers.IntegerField(allow_null=True, help_text="whose clock runs")
+    delay_ms = serializers.IntegerField(help_text="the delay of every turn")
+    delay_left_ms = serializers.IntegerField(allow_null=True)
+    reserves_ms = serializers.ListField(child=serializers.IntegerField())
+    deadline = serializers.DateTimeField(allow_null=True)
+    flagged = serializers.IntegerField(allow_null=True, help_text="who ran out of time")
 
 
 class GameStateOutput(serializers.Serializer):
@@ -144,6 +167,7 @@ class GameStateOutput(serializers.Serializer):
     winning_chances = serializers.ListField(child=serializers.FloatField(), allow_null=True)
     result = serializers.DictField(allow_null=True)
     you = serializers.IntegerField(allow_null=True)
+    clock = ClockOutput(allow_null=True)
     legal_actions = LegalActionOutput(many=True)
     next_game = serializers.IntegerField(required=False, allow_null=True)
 

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from . import views
+from . import notifications, tableclocks, views
 
 app_name = "games-api"
 
@@ -16,4 +16,53 @@ urlpatterns = [
     path("matches/<int:match_id>/end/", views.MatchEndSessionApi.as_view(), name="match-end"),
     path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/actions/", views.GameActionsApi.as_view(), name="game-actions"),
+    # notifications (the requester's)
+    path("notifications/", notifications.NotificationListApi.as_view(), name="notification-list"),
+    path(
+        "notifications/<int:notification_id>/read/",
+        notifications.NotificationReadApi.as_view(),
+        name="notification-read",
+    ),
+    path(
+        "notifications/read-all/",
+        notifications.NotificationReadAllApi.as_view(),
+        name="notification-read-all",
+    ),
+    path(
+        "notifications/channels/",
+        notifications.NotificationChannelsApi.as_view(),
+        name="notification-channels",
+    ),
+    # over-the-board table clocks (R12)
+    path("table-clocks/", tableclocks.TableClockListApi.as_view(), name="table-clock-list"),
+    path(
+        "table-clocks/<int:clock_id>/",
+        tableclocks.TableClockDetailApi.as_view(),
+        name="table-clock-detail",
+    ),
+    path(
+        "table-clocks/<int:clock_id>/start/",
+        tableclocks.TableClockStartApi.as_view(),
+        name="table-clock-start",
+    ),
+    path(
+        "table-clocks/<int:clock_id>/tap/",
+        tableclocks.TableClockTapApi.as_view(),
+        name="table-clock-tap",
+    ),
+    path(
+        "table-clocks/<int:clock_id>/pause/",
+        tableclocks.TableClockPauseApi.as_view(),
+        name="table-clock-pause",
+    ),
+    path(
+        "table-clocks/<int:clock_id>/resume/",
+        tableclocks.TableClockResumeApi.as_view(),
+        name="table-clock-resume",
+    ),
+    path(
+        "table-clocks/<int:clock_id>/finish/",
+        tableclocks.TableClockFinishApi.as_view(),
+        name="table-clock-finish",
+    ),
 ]

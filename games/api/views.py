@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import clocks, selectors, services
 from games.errors import PermissionDenied
 from games.models import Game, Match, Player
 
@@ -97,6 +97,8 @@ class MatchListApi(APIView):
             player2=values["player2"],
             length=values["length"],
             rules=values["rules"],
+            clock=values["clock"],
+            timeout_claim=values["timeout_claim"],
             created_by=request.user,
         )
         if values["start"]:
@@ -146,6 +148,8 @@ class GameDetailApi(APIView):
     @extend_schema(responses=GameStateOutput)
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id=game_id)
+        if clocks.game_alarm_if_due(game):  # a flag or notice that is due happens now
+            game = selectors.game_get(game_id=game_id)
         return Response(selectors.game_view(game=game, viewer_index=_viewer_index(request, game)))
 
 
@@ -193,6 +197,8 @@ class GameActionsApi(APIView):
             outcome = services.resign_offer(**common, kind=values.get("kind"))
         elif kind == "accept_resignation":
             outcome = services.resign_accept(**common)
+        elif kind == "claim_timeout":
+            outcome = services.game_claim_timeout(**common)
         else:  # decline_resignation (the serializer allows nothing else)
             outcome = services.resign_decline(**common)
         index = outcome.game.match.player_index(me.pk)
