@@ -224,8 +224,14 @@ class GameAction(models.Model):
     DELETE (migration ``0003``), and the foreign key protects the games they belong to.
     """
 
+    # No index of its own: the unique (game, seq) index below serves every lookup by
+    # game, and one index less is less work for every move's INSERT.
     game = models.ForeignKey(
-        Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="actions"
+        Game,
+        verbose_name=_("game"),
+        on_delete=models.PROTECT,
+        related_name="actions",
+        db_index=False,
     )
     seq = models.PositiveIntegerField(_("sequence number"))
     kind = models.CharField(_("kind"), max_length=24)

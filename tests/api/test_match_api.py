@@ -5,6 +5,8 @@ right final score; refusals carry stable codes and change nothing."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -327,3 +329,48 @@ def test_only_a_money_session_is_ended_and_only_by_its_players(pair):
     missing = client_a.post("/api/v1/matches/999999/end/")
     assert (missing.status_code, missing.json()["code"]) == (404, "match_not_found")
     assert Match.objects.get(pk=session["id"]).status == "playing"
+
+
+_BODY_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-3, max_value=8),
+    st.sampled_from(["roll", "play", "resign", "single", "gammon", "fly", "", " 13/7 ", "7"]),
+    st.text(max_size=90),
+    st.floats(allow_nan=False, allow_infinity=False, width=16),
+    st.lists(st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@example({"action": "roll", "version": 3, "play": None})
+@example({"action": "play", "version": 3, "position_id": None})
+@example({"action": "play", "version": 3, "position_id": " "})
+@example({"action": "resign", "version": 0, "kind": None})
+@example({"action": "choose_double", "version": 1, "value": True})
+@given(
+    st.dictionaries(
+        st.sampled_from(["action", "version", "play", "position_id", "kind", "value", "x"]),
+        _BODY_VALUES,
+        max_size=6,
+    )
+)
+def test_the_plain_action_body_check_accepts_only_what_drf_accepts_and_the_same_way(body):
+    """The API's lean check of an action body (views._plain_action_input) must never
+    accept what the documented serializer refuses, nor read it differently."""
+    from games.api.serializers import ActionInput
+    from games.api.views import _plain_action_input
+
+    plain = _plain_action_input(body)
+    if plain is None:
+        return  # the serializer decides
+    serializer = ActionInput(data=body)
+    assert serializer.is_valid(), (body, serializer.errors)
+    assert plain == dict(serializer.validated_data)
+
+
+def test_an_ordinary_action_body_takes_the_plain_path():
+    from games.api.views import _plain_action_input
+
+    assert _plain_action_input({"action": "roll", "version": 3}) == {"action": "roll", "version": 3}
+    assert _plain_action_input({"action": "roll", "version": "3"}) is None  # DRF decides
