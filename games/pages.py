@@ -77,6 +77,7 @@ def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
         "accept_resignation": _("accepts the resignation"),
         "decline_resignation": _("declines the resignation"),
         "choose_double": _("chooses a double"),
+        "timeout": _("runs out of time"),
         "claim_timeout": _("claims the win on time"),
     }
     kinds = {"single": _("single game"), "gammon": _("gammon"), "backgammon": _("backgammon")}

@@ -175,10 +175,24 @@ def game_view(
             "points": result.points,
             "reason": result.reason,
         },
+        "flagged": state.flagged,  # R12: who ran out of time, waiting for the claim
         "clock": clock_view(game),
         "you": viewer_index,
         "legal_actions": [] if viewer_index is None or void else legal_actions(state, viewer_index),
     }
+
+
+def clocked_games_live(*, at: datetime | None = None, limit: int = 200) -> list[dict[str, Any]]:
+    """Every online game whose clock runs (or whose player ran out of time), with its
+    clock at the server's time: the director's view of running clocks. Two queries."""
+    at = at or clocks.now()
+    games = (
+        Game.objects.filter(clock__isnull=False, is_over=False)
+        .exclude(result_kind=Game.VOID)
+        .select_related("match__player1", "match__player2")
+        .order_by("deadline_at", "pk")[:limit]
+    )
+    return [{"game": game, "clock": clock_view(game, at=at)} for game in games]
 
 
 def clock_view(game: Game, *, at: datetime | None = None) -> dict[str, Any] | None:

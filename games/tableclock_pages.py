@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from . import clocks, tableclocks
+from . import clocks, selectors, tableclocks
 from .api.tableclocks import TableClockOutput
 from .errors import ApplicationError
 from .models import TableClock
@@ -73,10 +73,27 @@ def table_clock_list_page(request: HttpRequest) -> HttpResponse:
         found = tableclocks.table_clock_list()
     at = clocks.now()
     rows = [_row(tableclocks.table_clock_view(clock, at=at)) for clock in found]
+    online = [
+        {
+            "game": item["game"],
+            "players": [
+                {
+                    "name": name,
+                    "reserve": format_clock_ms(item["clock"]["reserves_ms"][index]),
+                    "running": item["clock"]["running"] == index,
+                    "flagged": item["clock"]["flagged"] == index,
+                }
+                for index, name in enumerate(
+                    (item["game"].match.player1.name, item["game"].match.player2.name)
+                )
+            ],
+        }
+        for item in selectors.clocked_games_live(at=at)
+    ]
     return render(
         request,
         "games/tableclocks/list.html",
-        {"rows": rows, "refresh_seconds": REFRESH_SECONDS, "server_time": at},
+        {"rows": rows, "online": online, "refresh_seconds": REFRESH_SECONDS, "server_time": at},
     )
 
 

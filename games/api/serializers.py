@@ -167,6 +167,9 @@ class GameStateOutput(serializers.Serializer):
     winning_chances = serializers.ListField(child=serializers.FloatField(), allow_null=True)
     result = serializers.DictField(allow_null=True)
     you = serializers.IntegerField(allow_null=True)
+    flagged = serializers.IntegerField(
+        allow_null=True, help_text="R12: the player who ran out of time (the opponent claims)"
+    )
     clock = ClockOutput(allow_null=True)
     legal_actions = LegalActionOutput(many=True)
     next_game = serializers.IntegerField(required=False, allow_null=True)

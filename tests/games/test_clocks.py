@@ -351,3 +351,36 @@ def test_a_money_session_is_ended_from_the_match_page(players, client):
         f'action="/matches/{match.pk}/end/"'
         not in client.get(f"/matches/{match.pk}/").content.decode()
     )
+
+
+def test_a_usbgf_match_is_lost_on_time_when_the_reserve_runs_out(wall, players):
+    """USBGF (R12): 12 s delay, 2 min per point (14 min in a 7-point match); running out
+    of time loses the match, here scored at once."""
+    match, game = _clocked(
+        players, clock="usbgf", length=7, timeout_claim=False, rules={"timeout_result": "match"}
+    )
+    clock = ClockState.from_dict(game.clock)
+    assert clock.reserves == (14 * 60_000, 14 * 60_000)
+    assert game.deadline_at == T0 + timedelta(seconds=12 + 14 * 60)
+    wall.advance(seconds=12 + 14 * 60 - 1)
+    assert clocks.game_clock_alarm(game_id=game.pk) in ("not_due", "low_time")
+    wall.advance(seconds=1)
+    assert clocks.game_clock_alarm(game_id=game.pk) == "flagged"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert (match.score1, match.score2, match.winner_id) == (0, 7, players[1].pk)
+    game.refresh_from_db()
+    assert (game.result_kind, game.points) == ("match", 7)
+
+
+def test_the_directors_clock_page_lists_online_games_with_a_running_clock(
+    wall, players, client, django_assert_max_num_queries
+):
+    _clocked(players)
+    services.match_create(player1=players[0], player2=players[1], length=3)  # no clock
+    wall.advance(seconds=20)
+    with django_assert_max_num_queries(8):
+        page = client.get("/clocks/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="online-clocks"' in page
+    assert "Anna" in page
+    assert "1:21" in page  # Anna's reserve after 9 s past the delay
