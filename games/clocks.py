@@ -123,20 +123,29 @@ def _settings(match: Match) -> ClockSettings:
 
 def arm_on_commit(game_id: int, version: int, alarm_at: datetime | None) -> None:
     """Send the timer task for this version after commit, when its alarm is near."""
-    if alarm_at is None or not _celery_timers():
-        return
     from .tasks import game_clock_alarm
+
+    send_timer_on_commit(game_clock_alarm, (game_id, version), alarm_at)
+
+
+def send_timer_on_commit(task: Any, args: tuple[int, int], eta: datetime | None) -> None:
+    """After commit, send ``task(*args)`` to run at ``eta`` (a timer of one version of a
+    clock; table clocks use it too). A broker that is down loses nothing: the sweeper
+    finds the alarm."""
+    if eta is None or not celery_timers():
+        return
 
     def send() -> None:
         try:
-            game_clock_alarm.apply_async((game_id, version), eta=alarm_at)
-        except Exception:  # the broker is down: the sweeper will find the alarm
-            log.exception("could not arm the clock of game %s", game_id)
+            task.apply_async(args, eta=eta)
+        except Exception:
+            log.exception("could not send %s%r", task.name, args)
 
     transaction.on_commit(send)
 
 
-def _celery_timers() -> bool:
+def celery_timers() -> bool:
+    """Whether timers are Celery ETA tasks (else only the sweeper: the local run)."""
     return bool(settings.GAMES_CLOCK_TIMERS)
 
 
@@ -248,7 +257,7 @@ def games_sweep_alarms(*, at: datetime | None = None, limit: int = 500) -> dict[
         outcome = game_clock_alarm(game_id=game_id, version=version, at=at)
         if outcome in counts:
             counts[outcome] += 1
-    if _celery_timers():
+    if celery_timers():
         near = (
             Game.objects.filter(alarm_at__gt=at, alarm_at__lte=at + ARM_WINDOW, is_over=False)
             .filter(Q(armed_version__isnull=True) | ~Q(armed_version=F("version")))

@@ -47,7 +47,6 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, Literal
 
-from django.conf import settings as django_settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils.functional import Promise
@@ -316,7 +315,7 @@ def table_clocks_sweep_alarms(*, at: datetime | None = None, limit: int = 500) -
     for clock_id, version in overdue:
         if table_clock_alarm(clock_id=clock_id, version=version, at=at) == "flagged":
             counts["flagged"] += 1
-    if _celery_timers():
+    if clocks.celery_timers():
         near = list(
             TableClock.objects.filter(
                 status=Status.RUNNING,
@@ -504,20 +503,8 @@ def _store(
         _arm_on_commit(clock.pk, clock.version, deadline)
 
 
-def _celery_timers() -> bool:
-    return bool(django_settings.GAMES_CLOCK_TIMERS)
-
-
 def _arm_on_commit(clock_id: int, version: int, deadline_at: datetime | None) -> None:
     """Send the timer task for this version after commit (its ETA: the deadline)."""
-    if deadline_at is None or not _celery_timers():
-        return
-    from .tasks import table_clock_alarm as task
+    from .tasks import table_clock_alarm
 
-    def send() -> None:
-        try:
-            task.apply_async((clock_id, version), eta=deadline_at)
-        except Exception:  # the broker is down: the sweeper will find the deadline
-            log.exception("could not arm table clock %s", clock_id)
-
-    transaction.on_commit(send)
+    clocks.send_timer_on_commit(table_clock_alarm, (clock_id, version), deadline_at)

@@ -46,3 +46,11 @@ def _register_hypothesis_profiles() -> None:
 
 
 _register_hypothesis_profiles()
+
+
+@pytest.fixture
+def wall(monkeypatch):
+    """The app's wall clock, frozen at ``tests.wall.T0`` and moved by ``advance()``."""
+    from tests.wall import Wall
+
+    return Wall(monkeypatch)

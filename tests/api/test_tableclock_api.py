@@ -4,34 +4,17 @@ the clock as it is now. Time is injected through ``games.clocks.now``."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import clocks
 from games.models import TableClock
 from tests.factories import UserFactory
+from tests.wall import T0
 
 pytestmark = pytest.mark.django_db
-
-T0 = datetime(2026, 11, 29, 19, 0, 0, tzinfo=UTC)
-
-
-class Wall:
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.at = T0
-        monkeypatch.setattr(clocks, "now", lambda: self.at)
-
-    def advance(self, **delta: float) -> datetime:
-        self.at += timedelta(**delta)
-        return self.at
-
-
-@pytest.fixture
-def wall(monkeypatch):
-    return Wall(monkeypatch)
 
 
 def _client(user=None) -> APIClient:

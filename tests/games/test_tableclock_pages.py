@@ -6,33 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import clocks, tableclocks
+from games import tableclocks
 from games.models import TableClock
 from games.tableclock_pages import format_clock_ms
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
-
-T0 = datetime(2026, 11, 29, 19, 0, 0, tzinfo=UTC)
-
-
-class Wall:
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.at = T0
-        monkeypatch.setattr(clocks, "now", lambda: self.at)
-
-    def advance(self, **delta: float) -> datetime:
-        self.at += timedelta(**delta)
-        return self.at
-
-
-@pytest.fixture
-def wall(monkeypatch):
-    return Wall(monkeypatch)
 
 
 @pytest.fixture

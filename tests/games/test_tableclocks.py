@@ -5,7 +5,7 @@ injected through ``games.clocks.now``, the one place that reads the wall clock."
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -14,27 +14,9 @@ from games.engine.clock import ClockState
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import TableClock
 from tests.factories import UserFactory, UserPlayerFactory
+from tests.wall import T0
 
 pytestmark = pytest.mark.django_db
-
-T0 = datetime(2026, 11, 29, 19, 0, 0, tzinfo=UTC)
-
-
-class Wall:
-    """The injected wall clock: tests move it by hand."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.at = T0
-        monkeypatch.setattr(clocks, "now", lambda: self.at)
-
-    def advance(self, **delta: float) -> datetime:
-        self.at += timedelta(**delta)
-        return self.at
-
-
-@pytest.fixture
-def wall(monkeypatch):
-    return Wall(monkeypatch)
 
 
 @pytest.fixture
