@@ -1,0 +1,1301 @@
+"""Benchmark: clocks flagged by real Celery workers, against an empty Celery ETA task.
+
+Run from the repository root: ``python bench/clocks.py`` (``--quick`` for a smoke run).
+It is not a test. Everything stays on this machine: the only address it talks to is
+127.0.0.1 (PostgreSQL on 5432, Redis on 6379, and the SMTP sink it starts itself).
+
+For 1,000 and then 10,000 clocks (``--quick``: 200 and 1,000 over 20 s), each size
+from scratch:
+
+1. **Database** (once per run). It drops and recreates the PostgreSQL database
+   ``bench_clocks`` (trust auth, user ``postgres``) and migrates it with the production
+   settings, then adds one thing the app does not have: a trigger that sends
+   ``NOTIFY bench_flag, '<game id>'`` for every ``timeout`` row of the action log. A
+   NOTIFY is delivered when its transaction commits, so this process, which LISTENs,
+   learns when each flag became visible in the database.
+2. **Workers.** Redis database 12 (not 15, the tests', nor 14, ``bench/moves.py``'s) is
+   flushed; it is the broker. As the README's production set-up does, it starts
+   ``celery -A config worker --loglevel INFO`` (prefork, concurrency = cores, the
+   configured prefetch and late acks) and ``celery -A config beat`` (the clock sweeper
+   every 2 s, the app's backstop; its schedule file in a temporary directory). The
+   worker consumes the default queue: the app routes nothing, so that is Celery's
+   ``celery`` (a ``-Q default`` worker would consume nothing). It also gets
+   ``--include bench.clockbench_tasks``: the empty task, and notes of when each clock
+   task started and ended and of long garbage collections (see that module). By
+   default every player has an email address, as members do, so each flag also makes
+   two email deliveries (``lost_on_time`` and ``win_claimable`` default to in-app and
+   email) whose send tasks share the worker; a small SMTP sink on 127.0.0.1 (a child
+   process) receives and counts the mails. ``--no-email``: players without addresses.
+3. **Seeding** (a child process with the worker's settings). One seed-002 match (to 7
+   points, claim required: the issue's club clock, 11 s delay + 1:30 reserve) is created
+   and started through ``games.services`` (with its ETA timer switched off in that
+   process only); its game is the template of N - 1 copies made with ``bulk_create``
+   (users, players, matches, games and their opening-roll log rows), each in its own
+   match between its own two players. The services would take minutes for 10,000
+   matches; the copies differ from real games only in their ids.
+4. **Arming** (another child, once the worker is ready). Each game gets a deadline
+   drawn uniformly at random (seeded) over ``--spread`` seconds (60), starting
+   ``--lead`` seconds after arming (10 + 1 per 1,000 clocks: time to enqueue and for
+   the worker to take every task in; the run prints how early it had them). Its clock
+   is the running player's turn that started ``delay + reserve`` before that deadline,
+   with a reserve of half ``NOTIFICATION_TIME_LOW_MS`` (under the "time running low"
+   threshold, so the deadline is the game's only alarm), and
+   ``games.clocks.clock_columns`` computes the stored columns from it (``clock``,
+   ``deadline_at``, ``alarm_at`` = the deadline, ``armed_version`` = the version); one
+   ``UPDATE`` writes them all. Then, as ``clocks.arm_on_commit`` does after an action,
+   one ``games.game_clock_alarm`` task per game is sent with its ETA at the deadline,
+   and ``--empty`` (1,000) empty ETA tasks over the same window: all in ETA order, from
+   that one process, so the worker holds them all at once, as it would in a club.
+5. **Measuring.** It waits until the last deadline plus ``--grace`` seconds (8: four
+   sweeps), then, while flags are missing (a backlog), up to ``--drain`` (60) seconds
+   more within the run's time limit, printing progress every 20 s. Then it stops beat
+   and the worker (which puts back the tasks it held) and counts, from the database:
+   **double** = games with more than one ``timeout`` row (or a second NOTIFY); games
+   with none are **late** when their timer task was still in the broker (the backlog
+   had not reached them) and **lost** when it was not. Flag latency is from the planned
+   deadline to
+
+   * **committed**: the NOTIFY's arrival here, i.e. the flag is visible in the database
+     (the issue's "flagged in the database"; the headline figure);
+   * **recorded**: the ``timeout`` row's ``created_at``. ``_record_flag`` passes
+     ``created_at=at`` (its clock reading), but the field is ``auto_now_add``, so Django
+     stores the time of the INSERT instead: a little before the commit.
+
+   A game never flagged counts as infinitely late, so a backlog shows in the p99
+   (``inf``) rather than shrinking the sample. Beside them: how late the ETA task that
+   flagged started and how long it ran, which flags the sweeper made instead (the ETA
+   task then finds the version moved: "stale"), the empty ETA task's lateness in the
+   same run, the notifications, deliveries and mails the flags made, the CPU used over
+   the window (the worker's main and pool processes, beat, PostgreSQL, Redis (shared
+   with anyone else using it), the SMTP sink, this process, the rest of the machine,
+   the hypervisor's steal) and per flag, and the worker's garbage collections of 20 ms
+   or more. PostgreSQL's CPU is that of the live backends of ``bench_clocks`` plus the
+   backends that exited meanwhile, of any database: Celery's Django fix-up closes the
+   worker's connection before and after every task, so its backends live a few ms. The
+   raw latencies and task notes are left in ``latencies-<size>.json`` next to the logs.
+
+``--settings MODULE`` runs the worker, beat and the children with another settings
+module (one that imports ``config.settings.production`` and changes it, on
+``PYTHONPATH``), to measure a proposed change without editing the app.
+
+Everything started is stopped at the end, also on Ctrl-C, SIGTERM and the overall limit
+of 360 s; ``bench_clocks`` is dropped unless ``--keep-db``, Redis database 12 flushed.
+
+The last line is ``p99_ms <committed p99> lost <n> double <n>`` for the largest size.
+The goal (issue 5) is a p99 of at most 50 ms at 10,000 clocks, none lost, none flagged
+twice; the summary says whether this run met it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The one address this benchmark sends anything to.
+HOST = "127.0.0.1"
+DB_NAME = "bench_clocks"
+PG_ADMIN_DSN = f"postgresql://postgres@{HOST}:5432/postgres"
+PG_BENCH_DSN = f"postgresql://postgres@{HOST}:5432/{DB_NAME}"
+DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
+#: Not 15 (the test suite's) nor 14 (bench/moves.py's).
+REDIS_URL = f"redis://{HOST}:6379/12"
+NOTIFY_CHANNEL = "bench_flag"
+#: The whole run is stopped (cleanly) after this many seconds.
+RUN_LIMIT = 360
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+#: The worker's, beat's and the children's settings (``--settings`` changes it).
+SETTINGS = {"module": "config.settings.production"}
+GOAL_P99_MS = 50.0
+GOAL_SIZE = 10_000
+#: Seconds kept for stopping the workers and counting, at the end of the time budget.
+CLEANUP_RESERVE = 40
+PROGRESS_EVERY = 20.0
+
+
+class RunLimitExceeded(Exception):
+    pass
+
+
+# ====================================================================== environment
+def _ensure_venv() -> None:
+    """Re-run under the project's virtualenv when started with another Python (the
+    plain ``python`` may lack Django, Celery and psycopg)."""
+    venv = ROOT / ".venv"
+    python = venv / "bin" / "python"
+    if os.environ.get("BENCH_CLOCKS_REEXEC") or not python.exists():
+        return
+    if Path(sys.prefix).resolve() == venv.resolve():
+        return
+    os.environ["BENCH_CLOCKS_REEXEC"] = "1"
+    os.execv(python, [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])  # noqa: S606
+
+
+def server_env(smtp_port: int | None = None) -> dict[str, str]:
+    """The environment of the worker, beat and the seeding children: production
+    settings on the benchmark's database and Redis database; mail to the sink."""
+    env = dict(os.environ)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": SETTINGS["module"],
+            "DATABASE_URL": DATABASE_URL,
+            "REDIS_URL": REDIS_URL,
+            "SECRET_KEY": "bench",
+            "ALLOWED_HOSTS": HOST,
+            "SECURE_SSL_REDIRECT": "false",
+            "EMAIL_HOST": HOST,
+            # No sink (--no-email): nobody has an address, so nothing is ever sent.
+            "EMAIL_PORT": str(smtp_port or 25),
+            "EMAIL_USE_TLS": "false",
+            "DEFAULT_FROM_EMAIL": "bench@localhost",
+            "SITE_URL": f"http://{HOST}",
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p
+            ),
+        }
+    )
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def run_checked(args: list[str], what: str) -> None:
+    done = subprocess.run(  # noqa: S603 (our own interpreter and files)
+        args, cwd=ROOT, env=server_env(), capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{what} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+
+
+def run_child(*args: str, what: str) -> None:
+    """This script again, in a child process (``--child ...``) with the server's env."""
+    run_checked([sys.executable, str(Path(__file__).resolve()), *args], what)
+
+
+# ====================================================================== database
+def database_recreate() -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def database_drop() -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+
+
+def install_flag_trigger() -> None:
+    """NOTIFY ``bench_flag`` with the game id for every ``timeout`` log row (only in
+    ``bench_clocks``; delivered to listeners when the flag's transaction commits)."""
+    import psycopg
+
+    with psycopg.connect(PG_BENCH_DSN, autocommit=True) as conn:
+        conn.execute(
+            "CREATE FUNCTION bench_flag_notify() RETURNS trigger LANGUAGE plpgsql AS $$"
+            f" BEGIN PERFORM pg_notify('{NOTIFY_CHANNEL}', NEW.game_id::text); RETURN NULL;"
+            " END $$"
+        )
+        conn.execute(
+            "CREATE TRIGGER bench_flag_notify AFTER INSERT ON games_gameaction"
+            " FOR EACH ROW WHEN (NEW.kind = 'timeout') EXECUTE FUNCTION bench_flag_notify()"
+        )
+
+
+# ====================================================================== children
+def _django() -> None:
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def child_seed(n_games: int, tag: str, email: bool, out: Path) -> None:
+    """(Child process, production settings.) ``n_games`` started seed-002 matches, each
+    between two fresh players with users; writes ``[[game id, version], ...]``."""
+    began = time.monotonic()
+    _django()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    from games import services
+    from games.models import Game, GameAction, Match, Player
+
+    # The template's own ETA timer stays unsent: its alarm is set when all are armed.
+    settings.GAMES_CLOCK_TIMERS = False
+    user_model = get_user_model()
+    unusable = make_password(None)  # no hashing per user: seeding stays fast
+    users = user_model.objects.bulk_create(
+        (
+            user_model(
+                username=f"clock{tag}-{i:05d}",
+                email=f"clock{tag}-{i:05d}@bench.invalid" if email else "",
+                password=unusable,
+            )
+            for i in range(2 * n_games)
+        ),
+        batch_size=2000,
+    )
+    players = Player.objects.bulk_create(
+        (Player(name=f"Clock {tag}-{i:05d}", user=user) for i, user in enumerate(users)),
+        batch_size=2000,
+    )
+    template_match = services.match_create(
+        player1=players[0], player2=players[1], length=7, clock="seed002", timeout_claim=True
+    )
+    template = services.match_start(match_id=template_match.pk)
+    Game.objects.filter(pk=template.pk).update(deadline_at=None, alarm_at=None, armed_version=None)
+    template_match.refresh_from_db()
+    matches = Match.objects.bulk_create(
+        (
+            Match(
+                player1=players[2 * i],
+                player2=players[2 * i + 1],
+                length=template_match.length,
+                rules=template_match.rules,
+                state=template_match.state,
+                status=template_match.status,
+                clock=template_match.clock,
+                timeout_claim=template_match.timeout_claim,
+                started_at=template_match.started_at,
+            )
+            for i in range(1, n_games)
+        ),
+        batch_size=2000,
+    )
+    games = Game.objects.bulk_create(
+        (
+            Game(
+                match=match,
+                number=1,
+                state=template.state,
+                version=template.version,
+                position_id=template.position_id,
+                gnubg_match_id=template.gnubg_match_id,
+                crawford=template.crawford,
+                clock=template.clock,
+            )
+            for match in matches
+        ),
+        batch_size=2000,
+    )
+    log = list(template.actions.order_by("seq").values("seq", "kind", "player_index", "data"))
+    GameAction.objects.bulk_create(
+        (GameAction(game=game, **row) for game in games for row in log), batch_size=5000
+    )
+    ids = [[template.pk, template.version]] + [[g.pk, g.version] for g in games]
+    out.write_text(json.dumps({"games": ids, "seconds": time.monotonic() - began}))
+
+
+def child_arm(
+    games_file: Path, spread_ms: int, lead_ms: int, n_empty: int, seed: int, out: Path
+) -> None:
+    """(Child process.) Give every seeded game its deadline, store the clock columns,
+    then send the timer tasks and the empty tasks in ETA order; writes the plan."""
+    _django()
+    from django.db import connection
+
+    from config.celery import app
+    from games import clocks
+    from games.engine.clock import ClockState
+    from games.models import Game
+    from games.tasks import game_clock_alarm
+
+    rng = random.Random(seed)
+    games = json.loads(games_file.read_text())["games"]
+    stored = ClockState.from_dict(Game.objects.get(pk=games[0][0]).clock)
+    running = stored.running
+    assert running is not None, "the template's clock runs for the opening roll's winner"
+    reserve = max(1, clocks.low_time_ms() // 2)  # under the low-time threshold
+    settings_ = stored.settings
+    at = clocks.now()
+    t0 = clocks.to_ms(at) + lead_ms
+    ids, clock_json, deadlines, plan = [], [], [], []
+    for game_id, version in games:
+        deadline = t0 + rng.randrange(spread_ms)
+        reserves = (reserve, 60_000) if running == 0 else (60_000, reserve)
+        clock = ClockState(
+            settings_, reserves, running, deadline - settings_.delay_ms - reserve, None
+        )
+        columns = clocks.clock_columns(clock, version=version, at=at)
+        assert columns["alarm_at"] == columns["deadline_at"] == clocks.from_ms(deadline)
+        assert columns["armed_version"] == version
+        ids.append(game_id)
+        clock_json.append(json.dumps(columns["clock"]))
+        deadlines.append(columns["deadline_at"])
+        plan.append((deadline, game_id, version))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE games_game g SET clock = v.clock::jsonb, deadline_at = v.deadline,"
+            " alarm_at = v.deadline, armed_version = g.version"
+            " FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[]) AS v(id, clock, deadline)"
+            " WHERE g.id = v.id",
+            [ids, clock_json, deadlines],
+        )
+        assert cursor.rowcount == len(ids)
+    empties = [t0 + rng.random() * spread_ms for _ in range(n_empty)]
+    sends: list[tuple[float, int, int]] = [(float(d), g, v) for d, g, v in plan]
+    sends += [(eta, 0, 0) for eta in empties]
+    sends.sort()
+    began = time.monotonic()
+    for eta_ms, game_id, version in sends:
+        eta = clocks.from_ms(int(eta_ms)) if game_id else None
+        if game_id:
+            # As clocks.arm_on_commit sends it after an action's commit.
+            game_clock_alarm.apply_async((game_id, version), eta=eta)
+        else:
+            eta_s = eta_ms / 1000.0
+            app.send_task(
+                "clockbench.empty_eta", args=[eta_s], eta=datetime.fromtimestamp(eta_s, tz=UTC)
+            )
+    out.write_text(
+        json.dumps(
+            {
+                "t0_ms": t0,
+                "armed_ms": clocks.to_ms(at),
+                "deadlines": [[g, d] for d, g, _ in plan],
+                "empties": n_empty,
+                "enqueue_s": time.monotonic() - began,
+                "enqueued_ms": clocks.to_ms(clocks.now()),
+            }
+        )
+    )
+
+
+# ====================================================================== SMTP sink
+def smtp_sink_main(port: int, conn: Any) -> None:
+    """(Child process.) A minimal SMTP server on 127.0.0.1:``port`` that accepts every
+    mail and counts them per recipient; on any message from ``conn`` it sends the
+    counts back and stops."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    counts: Counter[str] = Counter()
+
+    async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        recipients: list[str] = []
+        writer.write(b"220 bench-sink ESMTP\r\n")
+        try:
+            while line := await reader.readline():
+                verb = line[:4].upper()
+                if verb in (b"EHLO", b"HELO"):
+                    writer.write(b"250-bench-sink\r\n250 8BITMIME\r\n")
+                elif verb == b"MAIL":
+                    recipients = []
+                    writer.write(b"250 OK\r\n")
+                elif verb == b"RCPT":
+                    address = line.split(b":", 1)[1].strip().strip(b"<>").decode(errors="replace")
+                    recipients.append(address.split(">")[0])
+                    writer.write(b"250 OK\r\n")
+                elif verb == b"DATA":
+                    writer.write(b"354 go on\r\n")
+                    await writer.drain()
+                    while (data := await reader.readline()) and data != b".\r\n":
+                        pass
+                    counts.update(recipients)
+                    writer.write(b"250 OK queued\r\n")
+                elif verb == b"QUIT":
+                    writer.write(b"221 bye\r\n")
+                    break
+                else:  # RSET, NOOP, ...
+                    writer.write(b"250 OK\r\n")
+                await writer.drain()
+        except (ConnectionError, IndexError):
+            pass
+        finally:
+            writer.close()
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        stop = loop.create_future()
+        loop.add_reader(conn.fileno(), lambda: stop.done() or stop.set_result(None))
+        server = await asyncio.start_server(session, HOST, port, backlog=512)
+        async with server:
+            await stop
+        conn.recv()
+        conn.send(dict(counts))
+
+    asyncio.run(main())
+
+
+@dataclass
+class SmtpSink:
+    port: int
+    process: Any = None
+    conn: Any = None
+
+    def start(self) -> None:
+        context = multiprocessing.get_context("fork")
+        self.conn, theirs = context.Pipe()
+        self.process = context.Process(target=smtp_sink_main, args=(self.port, theirs))
+        self.process.start()
+        theirs.close()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection((HOST, self.port), 1):
+                return
+            time.sleep(0.05)
+        raise SystemExit("the SMTP sink did not start")
+
+    def stop(self) -> Counter[str]:
+        """Stop the sink; the mails it received per recipient."""
+        counts: Counter[str] = Counter()
+        if self.process is None:
+            return counts
+        with contextlib.suppress(OSError, EOFError):
+            self.conn.send("stop")
+            if self.conn.poll(10):
+                counts.update(self.conn.recv())
+        self.process.join(5)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(5)
+        self.process = None
+        return counts
+
+
+# ====================================================================== flag listener
+class FlagListener:
+    """LISTENs for the trigger's NOTIFYs in a thread: when each game's flag committed."""
+
+    def __init__(self) -> None:
+        self.first: dict[int, float] = {}
+        self.repeats: Counter[int] = Counter()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._conn: Any = None
+
+    def start(self) -> None:
+        import psycopg
+
+        self._conn = psycopg.connect(PG_BENCH_DSN, autocommit=True)
+        self._conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        self._thread = threading.Thread(target=self._run, name="flag-listener", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for note in self._conn.notifies(timeout=0.25):
+                arrived = time.time()
+                game_id = int(note.payload)
+                if game_id in self.first:
+                    self.repeats[game_id] += 1
+                else:
+                    self.first[game_id] = arrived
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+
+
+# ====================================================================== Celery processes
+@dataclass
+class CeleryProcess:
+    """``celery -A config <args>`` in its own process group, its output in ``log``."""
+
+    args: list[str]
+    log: Path
+    env: dict[str, str]
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        celery = Path(sys.executable).parent / "celery"
+        command = [str(celery)] if celery.exists() else [sys.executable, "-m", "celery"]
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(  # noqa: S603 (the venv's celery)
+                [*command, "-A", "config", *self.args],
+                cwd=ROOT,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: stopped as a whole
+            )
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def wait_for(self, text: str, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise SystemExit(f"celery {self.args[0]} exited:\n{self.log_tail()}")
+            with contextlib.suppress(OSError):
+                if text in self.log.read_text(errors="replace"):
+                    return
+            time.sleep(0.1)
+        raise SystemExit(f"celery {self.args[0]} did not say {text!r} in {timeout:.0f} s")
+
+    def stop(self) -> None:
+        """Warm shutdown (SIGTERM), then SIGKILL to whatever is left of the group."""
+        process = self.process
+        if process is None:
+            return
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=5)
+        # Pool children outlive a killed main process: end what is left of the group.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+    def log_lines(self) -> list[str]:
+        try:
+            return self.log.read_text(errors="replace").splitlines()
+        except OSError:
+            return []
+
+    def log_tail(self, lines: int = 20) -> str:
+        return "\n".join(self.log_lines()[-lines:])
+
+
+# ====================================================================== CPU accounting
+def _proc_table() -> list[tuple[int, str, int, int, int]]:
+    """(pid, comm, ppid, utime + stime, cutime + cstime) of every process, in ticks (the
+    last: its children that exited and were waited for)."""
+    rows = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                raw = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
+        fields = raw[raw.rindex(")") + 2 :].split()
+        own = int(fields[11]) + int(fields[12])
+        rows.append((int(entry), comm, int(fields[1]), own, int(fields[13]) + int(fields[14])))
+    return rows
+
+
+def _serves_bench_db(pid: int) -> bool:
+    """A PostgreSQL backend connected to the benchmark's database (its title names it)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f" {DB_NAME} ".encode() in f.read()
+    except OSError:
+        return False
+
+
+def _machine_ticks() -> tuple[int, int, int]:
+    """(busy, stolen, total) ticks of all CPUs; stolen = taken by the hypervisor."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    total = sum(values[:8])
+    idle = values[3] + values[4]
+    return total - idle, values[7], total
+
+
+def _tree(table: list[tuple[int, str, int, int, int]], root: int | None) -> dict[int, int]:
+    """Ticks of ``root`` and all its descendants."""
+    if root is None:
+        return {}
+    members = {root}
+    grew = True
+    while grew:
+        grew = False
+        for pid, _, ppid, _, _ in table:
+            if ppid in members and pid not in members:
+                members.add(pid)
+                grew = True
+    return {pid: ticks for pid, _, _, ticks, _ in table if pid in members}
+
+
+@dataclass
+class CpuSample:
+    groups: dict[str, dict[int, int]]
+    busy: int
+    steal: int
+    total: int
+
+    @classmethod
+    def take(cls, roots: dict[str, int | None]) -> CpuSample:
+        table = _proc_table()
+        groups = {name: _tree(table, pid) for name, pid in roots.items()}
+        groups["bench"] = {pid: t for pid, _, _, t, _ in table if pid == os.getpid()}
+        main = roots.get("worker")
+        groups["worker main"] = {pid: t for pid, _, _, t, _ in table if pid == main}
+        # The live backends of bench_clocks, plus every backend that exited meanwhile
+        # (the postmaster's children's time, any database: Celery's worker opens and
+        # closes a connection per task, so most of its backends live a few ms).
+        comms = {pid: comm for pid, comm, _, _, _ in table}
+        groups["postgres"] = {
+            pid: ticks
+            for pid, comm, _, ticks, _ in table
+            if comm.startswith("postgres") and _serves_bench_db(pid)
+        }
+        for pid, comm, ppid, _, children in table:
+            if comm.startswith("postgres") and not comms.get(ppid, "").startswith("postgres"):
+                groups["postgres"][-pid] = children  # the postmaster's reaped backends
+        groups["redis"] = {
+            pid: t for pid, comm, _, t, _ in table if comm.startswith("redis-server")
+        }
+        busy, steal, total = _machine_ticks()
+        return cls(groups, busy, steal, total)
+
+    def cores_since(self, before: CpuSample, seconds: float) -> dict[str, float]:
+        def delta(now: dict[int, int], then: dict[int, int]) -> float:
+            ticks = sum(t - then.get(pid, 0) for pid, t in now.items())
+            return ticks / CLK_TCK / seconds
+
+        cpus = os.cpu_count() or 1
+        total = self.total - before.total
+        cores = {
+            name: delta(pids, before.groups.get(name, {})) for name, pids in self.groups.items()
+        }
+        cores["machine"] = cpus * (self.busy - before.busy) / total if total else 0.0
+        cores["steal"] = cpus * (self.steal - before.steal) / total if total else 0.0
+        return cores
+
+
+def machine_busy(seconds: float = 1.0) -> float:
+    """Cores busy on the whole machine over ``seconds`` (others' load before a run)."""
+    busy0, _, total0 = _machine_ticks()
+    time.sleep(seconds)
+    busy1, _, total1 = _machine_ticks()
+    return (os.cpu_count() or 1) * (busy1 - busy0) / max(1, total1 - total0)
+
+
+def rss_mb(pid: int | None) -> float:
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+# ====================================================================== one size
+def pending_timers(broker: Any) -> set[int]:
+    """Game ids of the ``games.game_clock_alarm`` tasks left in the broker: queued, or
+    taken by a worker and not acknowledged (a stopped worker puts those back)."""
+    raws = list(broker.lrange("celery", 0, -1))
+    raws += [json.dumps(json.loads(v)[0]) for v in broker.hvals("unacked")]
+    found = set()
+    for raw in raws:
+        with contextlib.suppress(ValueError, KeyError, TypeError, IndexError):
+            message = json.loads(raw)
+            if message["headers"]["task"] != "games.game_clock_alarm":
+                continue
+            body = message["body"]
+            if message["properties"].get("body_encoding") == "base64":
+                body = base64.b64decode(body)
+            found.add(int(json.loads(body)[0][0]))
+    return found
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _ms(value: float) -> str:
+    """``12.3ms``; ``inf`` for a flag that never came."""
+    if value != value or value in (float("inf"), float("-inf")):  # nan, inf
+        return str(value)
+    return f"{value:.1f}ms" if value < 10_000 else f"{value / 1000:.1f}s"
+
+
+def spread_text(values: list[float]) -> str:
+    return (
+        f"p50 {percentile(values, 0.5):6.1f}  p99 {percentile(values, 0.99):6.1f}"
+        f"  max {max(values, default=float('nan')):7.1f} ms"
+    )
+
+
+@dataclass
+class SizeResult:
+    size: int
+    committed: list[float]  # ms after the deadline, per flagged game
+    recorded: list[float]
+    task_start: list[float]  # ETA tasks that flagged: start - deadline
+    task_run: list[float]  # ... and how long they ran
+    empty: list[float]  # empty ETA tasks: start - ETA
+    empty_sent: int
+    lost: int
+    late: int  # not flagged by the end, the timer still in the broker
+    waited: float  # seconds after the last deadline the run ended
+    unseen: int  # flags whose NOTIFY did not arrive (their row's time stands in)
+    double: int
+    early: int
+    by_sweeper: int
+    outcomes: Counter[str]
+    sweeps: list[dict[str, Any]]
+    notifications: Counter[str]
+    deliveries: Counter[str]
+    mails: Counter[str]
+    deliver_run: list[float]
+    cores: dict[str, float]
+    window: float
+    seed_s: float
+    enqueue_s: float
+    lead_s: float
+    taken_before_s: float | None
+    worker_rss_mb: float
+    gc_main: list[tuple[float, float]] = field(default_factory=list)  # (s after t0, ms)
+    gc_pool: list[tuple[float, float]] = field(default_factory=list)
+    worker_errors: list[str] = field(default_factory=list)
+
+    @property
+    def p99(self) -> float:
+        return percentile(self.committed, 0.99)
+
+
+def run_size(
+    size: int, tag: str, args: argparse.Namespace, workdir: Path, listener: FlagListener
+) -> SizeResult:
+    import psycopg
+    import redis
+
+    broker = redis.Redis.from_url(REDIS_URL)
+    broker.flushdb()
+    sink = SmtpSink(free_port()) if args.email else None
+    env = server_env(sink.port if sink else None)
+    gc_dir = workdir / f"gc-{size}"
+    gc_dir.mkdir()
+    env["CLOCKBENCH_GC_DIR"] = str(gc_dir)  # see bench/clockbench_tasks.py
+    worker = CeleryProcess(
+        [
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--pool",
+            "prefork",
+            "--concurrency",
+            str(args.concurrency),
+            "--include",
+            "bench.clockbench_tasks",
+            "--hostname",
+            f"clockbench{tag}@%h",
+        ],
+        workdir / f"worker-{size}.log",
+        env,
+    )
+    beat = CeleryProcess(
+        [
+            "beat",
+            "--loglevel",
+            "INFO",
+            "--schedule",
+            str(workdir / f"beat-schedule-{size}"),
+            "--pidfile",
+            str(workdir / f"beat-{size}.pid"),
+        ],
+        workdir / f"beat-{size}.log",
+        env,
+    )
+    lead_s = args.lead if args.lead is not None else 10.0 + size / 1000
+    try:
+        if sink:
+            sink.start()
+        worker.start()
+        beat.start()
+        seeded = workdir / f"games-{size}.json"
+        run_child(
+            "--child",
+            "seed",
+            "--size",
+            str(size),
+            "--tag",
+            tag,
+            "--out",
+            str(seeded),
+            *([] if args.email else ["--no-email"]),
+            what="seeding",
+        )
+        seed_s = json.loads(seeded.read_text())["seconds"]
+        worker.wait_for(" ready.")
+        beat.wait_for("beat: Starting")
+        planned = workdir / f"plan-{size}.json"
+        run_child(
+            "--child",
+            "arm",
+            "--games",
+            str(seeded),
+            "--spread",
+            str(args.spread),
+            "--lead",
+            str(lead_s),
+            "--empty",
+            str(args.empty),
+            "--seed",
+            str(size),
+            "--out",
+            str(planned),
+            what="arming",
+        )
+        plan = json.loads(planned.read_text())
+        deadlines = {int(g): int(d) for g, d in plan["deadlines"]}
+        t0 = plan["t0_ms"] / 1000.0
+        last = max(deadlines.values()) / 1000.0
+        # When has the worker taken every message off the queue (ETA tasks included)?
+        taken_before = None
+        while time.time() < t0:
+            if broker.llen("celery") == 0:
+                taken_before = t0 - time.time()
+                break
+            time.sleep(0.05)
+        worker_rss = rss_mb(worker.process.pid if worker.process else None)
+        print(
+            f"[{size:>5} clocks] seeded in {seed_s:.1f} s; {size} timers + {plan['empties']}"
+            f" empty ETA tasks enqueued in {plan['enqueue_s']:.1f} s; deadlines from"
+            f" {t0 - time.time():.1f} s from now over {args.spread:g} s",
+            flush=True,
+        )
+        time.sleep(max(0.0, t0 - time.time()))
+        roots = {
+            "worker": worker.pid,
+            "beat": beat.pid,
+            "sink": sink.process.pid if sink and sink.process else None,
+        }
+        before = CpuSample.take(roots)
+        began = time.monotonic()
+        end = last + args.grace
+        # Past the grace, wait on while flags are missing (a backlog drains), up to the
+        # drain limit and within the run's time budget.
+        drain_end = min(end + args.drain, args.budget_end - CLEANUP_RESERVE)
+        progress_at = time.time() + PROGRESS_EVERY
+        while True:
+            now = time.time()
+            flagged = sum(1 for g in deadlines if g in listener.first)
+            if now >= end and (flagged >= size or now >= drain_end):
+                break
+            if now >= progress_at:
+                due = sum(1 for d in deadlines.values() if d <= now * 1000)
+                print(
+                    f"{' ' * 15}... {now - t0:3.0f} s after the first deadline:"
+                    f" {flagged} flagged of {due} due",
+                    flush=True,
+                )
+                progress_at += PROGRESS_EVERY
+            time.sleep(0.25)
+        window = time.monotonic() - began
+        waited = time.time() - last
+        cores = CpuSample.take(roots).cores_since(before, window)
+    finally:
+        beat.stop()
+        worker.stop()
+        mails = sink.stop() if sink else Counter()
+    # The timers still waiting when the worker stopped (it puts back what it held).
+    pending = pending_timers(broker)
+
+    # ---------------------------------------------------------------- counting
+    ids = list(deadlines)
+    with psycopg.connect(PG_BENCH_DSN) as conn:
+        rows = conn.execute(
+            "SELECT game_id, count(*), min(created_at) FROM games_gameaction"
+            " WHERE kind = 'timeout' AND game_id = ANY(%s) GROUP BY game_id",
+            [ids],
+        ).fetchall()
+        subjects = [f"game:{g}" for g in ids]
+        notifications = Counter(
+            dict(
+                conn.execute(
+                    "SELECT kind, count(*) FROM games_notification WHERE subject = ANY(%s)"
+                    " GROUP BY kind",
+                    [subjects],
+                ).fetchall()
+            )
+        )
+        deliveries = Counter(
+            dict(
+                conn.execute(
+                    "SELECT d.status, count(*) FROM games_notificationdelivery d"
+                    " JOIN games_notification n ON n.id = d.notification_id"
+                    " WHERE n.subject = ANY(%s) GROUP BY d.status",
+                    [subjects],
+                ).fetchall()
+            )
+        )
+    timeouts = {game_id: (count, created.timestamp()) for game_id, count, created in rows}
+    unflagged = {g for g in ids if g not in timeouts}
+    # Not flagged by the end: still waiting in the broker (a backlog: late) or lost.
+    late = len(unflagged & pending)
+    lost = len(unflagged - pending)
+    double = sum(1 for count, _ in timeouts.values() if count > 1)
+    double = max(double, sum(1 for g in ids if listener.repeats.get(g)))
+    # A game not flagged by the end counts as infinitely late, so that a backlog shows
+    # in the percentiles instead of being left out of them.
+    inf = float("inf")
+    recorded = [(timeouts[g][1] * 1000 - d) if g in timeouts else inf for g, d in deadlines.items()]
+    committed = []
+    unseen = 0
+    for g, d in deadlines.items():
+        if g in listener.first:
+            committed.append(listener.first[g] * 1000 - d)
+        elif g in timeouts:  # flagged, but its NOTIFY never came: the row's time
+            unseen += 1
+            committed.append(timeouts[g][1] * 1000 - d)
+        else:
+            committed.append(inf)
+    early = sum(1 for v in recorded if v < 0)
+
+    empty = [float(v) * 1000 for v in broker.lrange("clockbench:empty", 0, -1)]
+    outcomes: Counter[str] = Counter()
+    task_start, task_run, deliver_run, sweeps = [], [], [], []
+    flagged_by_task = set()
+    for raw in broker.lrange("clockbench:tasks", 0, -1):
+        note = json.loads(raw)
+        if note["task"] == "games.game_clock_alarm":
+            game_id = int(note["args"][0])
+            outcome = str(note["result"]) if note["state"] == "SUCCESS" else note["state"]
+            outcomes[outcome] += 1
+            if outcome == "flagged" and game_id in deadlines:
+                flagged_by_task.add(game_id)
+                task_start.append(note["start"] * 1000 - deadlines[game_id])
+                task_run.append((note["end"] - note["start"]) * 1000)
+        elif note["task"] == "games.sweep_clock_alarms":
+            sweeps.append(
+                {"run_ms": (note["end"] - note["start"]) * 1000, "result": note["result"]}
+            )
+        else:
+            deliver_run.append((note["end"] - note["start"]) * 1000)
+    by_sweeper = sum(1 for g in timeouts if g not in flagged_by_task)
+    # Long garbage collections in the worker's processes, inside the measured window.
+    gc_main, gc_pool = [], []
+    for path in gc_dir.glob("gc-*.jsonl"):
+        for line in path.read_text().splitlines():
+            note = json.loads(line)
+            if t0 <= note["at"] <= t0 + window:
+                pause = (note["at"] - t0, note["s"] * 1000)
+                (gc_main if note["pid"] == worker.pid else gc_pool).append(pause)
+    # The raw figures, for a closer look: ms after the planned deadline, per game.
+    (workdir / f"latencies-{size}.json").write_text(
+        json.dumps(
+            {
+                "deadline_ms": deadlines,
+                "committed_ms": dict(zip(deadlines, committed, strict=True)),
+                "recorded_ms": dict(zip(deadlines, recorded, strict=True)),
+                "raw_tasks": [json.loads(raw) for raw in broker.lrange("clockbench:tasks", 0, -1)],
+            },
+            default=str,
+        )
+    )
+    broker.flushdb()
+    errors = [
+        line
+        for line in worker.log_lines() + beat.log_lines()
+        if " ERROR/" in line or "CRITICAL/" in line or line.startswith("Traceback")
+    ]
+    return SizeResult(
+        size=size,
+        committed=committed,
+        recorded=recorded,
+        task_start=task_start,
+        task_run=task_run,
+        empty=empty,
+        empty_sent=plan["empties"],
+        lost=lost,
+        late=late,
+        waited=waited,
+        unseen=unseen,
+        double=double,
+        early=early,
+        by_sweeper=by_sweeper,
+        outcomes=outcomes,
+        sweeps=sweeps,
+        notifications=notifications,
+        deliveries=deliveries,
+        mails=mails,
+        deliver_run=deliver_run,
+        cores=cores,
+        window=window,
+        seed_s=seed_s,
+        enqueue_s=plan["enqueue_s"],
+        lead_s=lead_s,
+        taken_before_s=taken_before,
+        worker_rss_mb=worker_rss,
+        gc_main=gc_main,
+        gc_pool=gc_pool,
+        worker_errors=errors,
+    )
+
+
+# ====================================================================== reporting
+def report(r: SizeResult, args: argparse.Namespace) -> None:
+    n = r.size
+    pad = " " * 15
+    print(
+        f"[{n:>5} clocks] flag latency, deadline -> committed: {spread_text(r.committed)}"
+        f"  (n={len(r.committed)}; unflagged = inf)"
+    )
+    print(f"{pad}deadline -> log row's created_at: {spread_text(r.recorded)}")
+    flagged = n - r.late - r.lost
+    print(
+        f"{pad}not flagged {r.waited:.0f} s after the last deadline: {r.late + r.lost}"
+        f" (timer still queued {r.late}, lost {r.lost}); double {r.double}; before the"
+        f" deadline {r.early}; flagged by the ETA task {flagged - r.by_sweeper}, by the"
+        f" sweeper {r.by_sweeper}" + (f"; no NOTIFY seen for {r.unseen}" if r.unseen else "")
+    )
+    print(f"{pad}ETA flag task started after the deadline: {spread_text(r.task_start)}")
+    print(f"{pad}ETA flag task ran (lock, flag, log, notify, commit): {spread_text(r.task_run)}")
+    outcomes = ", ".join(f"{k} {v}" for k, v in sorted(r.outcomes.items()))
+    sweep_runs = [s["run_ms"] for s in r.sweeps]
+    sweep_counts: Counter[str] = Counter()
+    for s in r.sweeps:
+        if isinstance(s["result"], dict):
+            sweep_counts.update(s["result"])
+    print(
+        f"{pad}timer task outcomes: {outcomes or 'none'}; sweeps {len(r.sweeps)}"
+        f" (max {max(sweep_runs, default=0):.0f} ms, flagged {sweep_counts['flagged']},"
+        f" armed {sweep_counts['armed']})"
+    )
+    print(
+        f"{pad}empty ETA task lateness: {spread_text(r.empty)}"
+        f"  (n={len(r.empty)} of {r.empty_sent})"
+    )
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(r.notifications.items())) or "none"
+    mails = sum(r.mails.values())
+    repeated = sum(c - 1 for c in r.mails.values() if c > 1)
+    deliveries = ", ".join(f"{k} {v}" for k, v in sorted(r.deliveries.items())) or "none"
+    mail_text = (
+        f"; mails received {mails} (repeated {repeated}), sends ran {spread_text(r.deliver_run)}"
+        if args.email
+        else " (players without email: --no-email)"
+    )
+    print(f"{pad}notifications: {kinds}; deliveries: {deliveries}{mail_text}")
+    c = r.cores
+    ours = sum(c[k] for k in ("worker", "beat", "postgres", "redis", "sink", "bench"))
+    rest = max(0.0, c["machine"] - c["steal"] - ours)
+    print(
+        f"{pad}CPU cores over {r.window:.0f} s: worker {c['worker']:.2f}"
+        f" (main process {c['worker main']:.2f}, {args.concurrency} pool processes"
+        f" {c['worker'] - c['worker main']:.2f}), beat {c['beat']:.2f},"
+        f" postgres {c['postgres']:.2f}, redis {c['redis']:.2f}, smtp sink {c['sink']:.2f},"
+        f" bench {c['bench']:.2f},"
+        f" rest {rest:.2f} (kernel, other processes); machine {c['machine']:.2f}"
+        f" of {os.cpu_count()} busy (steal {c['steal']:.2f})"
+    )
+    if flagged:
+        per_flag = {k: c[k] * r.window * 1000 / flagged for k in ("worker", "postgres")}
+        print(
+            f"{pad}CPU per flag (all their work over the window / flags): worker"
+            f" {per_flag['worker']:.1f} ms + postgres {per_flag['postgres']:.1f} ms;"
+            f" {flagged / r.window:.0f} flags/s over the window"
+        )
+    taken = (
+        f"{r.taken_before_s:.1f} s before the first deadline"
+        if r.taken_before_s is not None
+        else "NOT before the first deadline"
+    )
+    print(
+        f"{pad}the worker held every ETA task {taken} (lead {r.lead_s:.0f} s);"
+        f" its main process then used {r.worker_rss_mb:.0f} MB"
+    )
+    for name, pauses in (("main process", r.gc_main), ("pool processes", r.gc_pool)):
+        if pauses:
+            at, longest = max(pauses, key=lambda p: p[1])
+            print(
+                f"{pad}worker {name}: {len(pauses)} garbage collections of 20 ms or more,"
+                f" the longest {longest:.0f} ms ({at:.0f} s after the first deadline)"
+            )
+    if r.worker_errors:
+        print(f"{pad}worker/beat log errors: {len(r.worker_errors)}, e.g.:")
+        for line in r.worker_errors[:5]:
+            print(f"{pad}  {line[:200]}")
+    sys.stdout.flush()
+
+
+# ====================================================================== main
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: 200 and 1,000 clocks over 20 s"
+    )
+    parser.add_argument("--sizes", help="comma-separated clock counts (default 1000,10000)")
+    parser.add_argument("--spread", type=float, help="seconds the deadlines spread over (60)")
+    parser.add_argument(
+        "--lead", type=float, help="seconds from arming to the first deadline (10 + 1/1,000)"
+    )
+    parser.add_argument("--grace", type=float, help="seconds after the last deadline (8)")
+    parser.add_argument(
+        "--drain",
+        type=float,
+        default=60.0,
+        help="after the grace, seconds to wait on for missing flags (a backlog) (60)",
+    )
+    parser.add_argument("--empty", type=int, help="empty ETA tasks per size (1,000)")
+    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--email",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="players have email addresses and a local SMTP sink receives the mails",
+    )
+    parser.add_argument(
+        "--settings",
+        default=SETTINGS["module"],
+        help="the settings module of the worker, beat and seeding: to try a proposed change"
+        " (a module that imports config.settings.production and alters it; put its"
+        " directory on PYTHONPATH)",
+    )
+    parser.add_argument("--keep-db", action="store_true", help="leave bench_clocks in place")
+    # Internal: the seeding and arming children.
+    parser.add_argument("--child", choices=("seed", "arm"), help=argparse.SUPPRESS)
+    parser.add_argument("--size", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--tag", help=argparse.SUPPRESS)
+    parser.add_argument("--games", help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    SETTINGS["module"] = args.settings
+
+    if args.child == "seed":
+        child_seed(args.size, args.tag, args.email, Path(args.out))
+        return 0
+    if args.child == "arm":
+        child_arm(
+            Path(args.games),
+            int(args.spread * 1000),
+            int(args.lead * 1000),
+            args.empty,
+            args.seed,
+            Path(args.out),
+        )
+        return 0
+
+    if args.sizes:
+        sizes = [int(s) for s in args.sizes.split(",")]
+    else:
+        sizes = [200, 1000] if args.quick else [1000, GOAL_SIZE]
+    args.spread = args.spread or (20.0 if args.quick else 60.0)
+    args.grace = args.grace if args.grace is not None else (6.0 if args.quick else 8.0)
+    args.empty = args.empty if args.empty is not None else (200 if args.quick else 1000)
+    if args.quick and args.lead is None:
+        args.lead = 6.0
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise RunLimitExceeded(f"the run took longer than {RUN_LIMIT} s")
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    # Ctrl-C (even when started in the background, where SIGINT comes ignored) and SIGTERM
+    # both stop the run cleanly: the finally clauses stop the worker, beat and the sink.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.alarm(RUN_LIMIT)
+    began = time.monotonic()
+    args.budget_end = time.time() + RUN_LIMIT
+    idle_check = machine_busy()
+    if idle_check > 0.25:
+        print(
+            f"warning: {idle_check:.2f} of {os.cpu_count()} cores were busy before the run"
+            " started: other load on this machine delays the workers and scatters the figures",
+            flush=True,
+        )
+    workdir = Path(tempfile.mkdtemp(prefix="bench-clocks-"))
+    listener = FlagListener()
+    results: list[SizeResult] = []
+    try:
+        database_recreate()
+        run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], "migrate")
+        install_flag_trigger()
+        listener.start()
+        print(
+            f"bench/clocks.py: celery worker (prefork, {args.concurrency} processes) + beat,"
+            f" settings {args.settings}, PostgreSQL {DB_NAME}, Redis {REDIS_URL}; seed-002 clocks,"
+            f" claim required; deadlines over {args.spread:g} s; mail"
+            f" {'to a local SMTP sink' if args.email else 'off (no addresses)'};"
+            f" logs in {workdir}; setup {time.monotonic() - began:.1f} s",
+            flush=True,
+        )
+        for number, size in enumerate(sizes):
+            result = run_size(size, str(number), args, workdir, listener)
+            results.append(result)
+            report(result, args)
+    except KeyboardInterrupt:
+        print("interrupted: workers stopped", file=sys.stderr)
+        return 130
+    except RunLimitExceeded as exc:
+        print(f"stopped: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        signal.alarm(0)
+        listener.close()
+        with contextlib.suppress(Exception):
+            import redis
+
+            redis.Redis.from_url(REDIS_URL).flushdb()
+        if not args.keep_db:
+            with contextlib.suppress(Exception):
+                database_drop()
+
+    print("summary (flag latency = deadline -> flag committed; empty = empty ETA task lateness)")
+    print(
+        f"{'clocks':>6}  {'p50':>7}  {'p99':>7}  {'max':>7}  {'lost':>4}  {'late':>5}"
+        f"  {'double':>6}"
+        f"  {'sweeper':>7}  {'empty p50':>9}  {'empty p99':>9}  {'worker':>6}  {'postgres':>8}"
+        f"  {'machine':>7}"
+    )
+    for r in results:
+        top = max(r.committed, default=float("nan"))
+        print(
+            f"{r.size:>6}  {_ms(percentile(r.committed, 0.5)):>7}  {_ms(r.p99):>7}"
+            f"  {_ms(top):>7}  {r.lost:>4}  {r.late:>5}"
+            f"  {r.double:>6}"
+            f"  {r.by_sweeper:>7}  {_ms(percentile(r.empty, 0.5)):>9}"
+            f"  {_ms(percentile(r.empty, 0.99)):>9}  {r.cores['worker']:6.2f}"
+            f"  {r.cores['postgres']:8.2f}  {r.cores['machine']:7.2f}"
+        )
+    largest = results[-1]
+    met = (
+        largest.size >= GOAL_SIZE
+        and largest.p99 <= GOAL_P99_MS
+        and largest.lost == 0
+        and largest.double == 0
+    )
+    scope = "" if largest.size >= GOAL_SIZE else f" (this run's largest is {largest.size})"
+    print(
+        f"goal at {GOAL_SIZE:,} clocks (p99 <= {GOAL_P99_MS:.0f} ms, none lost, none double)"
+        f"{scope}: {'MET' if met else 'NOT MET'} (p99 {largest.p99:.1f} ms, lost {largest.lost},"
+        f" double {largest.double}); total run {time.monotonic() - began:.0f} s"
+    )
+    print(f"p99_ms {largest.p99:.1f} lost {largest.lost} double {largest.double}")
+    return 0
+
+
+if __name__ == "__main__":
+    _ensure_venv()
+    sys.exit(main())
