@@ -109,6 +109,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import _host  # bench/_host.py: this folder is on sys.path when run as a script
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The one address this benchmark sends anything to.
 HOST = "127.0.0.1"
@@ -121,7 +123,6 @@ REDIS_URL = f"redis://{HOST}:6379/12"
 NOTIFY_CHANNEL = "bench_flag"
 #: The whole run is stopped (cleanly) after this many seconds.
 RUN_LIMIT = 360
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 #: The worker's, beat's and the children's settings (``--settings`` changes it).
 SETTINGS = {"module": "config.settings.production"}
 GOAL_P99_MS = 50.0
@@ -136,19 +137,6 @@ class RunLimitExceeded(Exception):
 
 
 # ====================================================================== environment
-def _ensure_venv() -> None:
-    """Re-run under the project's virtualenv when started with another Python (the
-    plain ``python`` may lack Django, Celery and psycopg)."""
-    venv = ROOT / ".venv"
-    python = venv / "bin" / "python"
-    if os.environ.get("BENCH_CLOCKS_REEXEC") or not python.exists():
-        return
-    if Path(sys.prefix).resolve() == venv.resolve():
-        return
-    os.environ["BENCH_CLOCKS_REEXEC"] = "1"
-    os.execv(python, [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])  # noqa: S606
-
-
 def server_env(smtp_port: int | None = None) -> dict[str, str]:
     """The environment of the worker, beat and the seeding children: production
     settings on the benchmark's database and Redis database; mail to the sink."""
@@ -175,12 +163,6 @@ def server_env(smtp_port: int | None = None) -> dict[str, str]:
     return env
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
-
-
 def run_checked(args: list[str], what: str) -> None:
     done = subprocess.run(  # noqa: S603 (our own interpreter and files)
         args, cwd=ROOT, env=server_env(), capture_output=True, text=True, check=False
@@ -195,21 +177,6 @@ def run_child(*args: str, what: str) -> None:
 
 
 # ====================================================================== database
-def database_recreate() -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-
-
-def database_drop() -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-
-
 def install_flag_trigger() -> None:
     """NOTIFY ``bench_flag`` with the game id for every ``timeout`` log row (only in
     ``bench_clocks``; delivered to listeners when the flag's transaction commits)."""
@@ -586,43 +553,6 @@ class CeleryProcess:
 
 
 # ====================================================================== CPU accounting
-def _proc_table() -> list[tuple[int, str, int, int, int]]:
-    """(pid, comm, ppid, utime + stime, cutime + cstime) of every process, in ticks (the
-    last: its children that exited and were waited for)."""
-    rows = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                raw = f.read().decode(errors="replace")
-        except OSError:
-            continue
-        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
-        fields = raw[raw.rindex(")") + 2 :].split()
-        own = int(fields[11]) + int(fields[12])
-        rows.append((int(entry), comm, int(fields[1]), own, int(fields[13]) + int(fields[14])))
-    return rows
-
-
-def _serves_bench_db(pid: int) -> bool:
-    """A PostgreSQL backend connected to the benchmark's database (its title names it)."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f" {DB_NAME} ".encode() in f.read()
-    except OSError:
-        return False
-
-
-def _machine_ticks() -> tuple[int, int, int]:
-    """(busy, stolen, total) ticks of all CPUs; stolen = taken by the hypervisor."""
-    with open("/proc/stat") as f:
-        values = [int(v) for v in f.readline().split()[1:]]
-    total = sum(values[:8])
-    idle = values[3] + values[4]
-    return total - idle, values[7], total
-
-
 def _tree(table: list[tuple[int, str, int, int, int]], root: int | None) -> dict[int, int]:
     """Ticks of ``root`` and all its descendants."""
     if root is None:
@@ -647,7 +577,7 @@ class CpuSample:
 
     @classmethod
     def take(cls, roots: dict[str, int | None]) -> CpuSample:
-        table = _proc_table()
+        table = _host.proc_table()
         groups = {name: _tree(table, pid) for name, pid in roots.items()}
         groups["bench"] = {pid: t for pid, _, _, t, _ in table if pid == os.getpid()}
         main = roots.get("worker")
@@ -659,7 +589,7 @@ class CpuSample:
         groups["postgres"] = {
             pid: ticks
             for pid, comm, _, ticks, _ in table
-            if comm.startswith("postgres") and _serves_bench_db(pid)
+            if comm.startswith("postgres") and _host.serves_database(pid, DB_NAME)
         }
         for pid, comm, ppid, _, children in table:
             if comm.startswith("postgres") and not comms.get(ppid, "").startswith("postgres"):
@@ -667,13 +597,13 @@ class CpuSample:
         groups["redis"] = {
             pid: t for pid, comm, _, t, _ in table if comm.startswith("redis-server")
         }
-        busy, steal, total = _machine_ticks()
+        busy, steal, total = _host.machine_ticks()
         return cls(groups, busy, steal, total)
 
     def cores_since(self, before: CpuSample, seconds: float) -> dict[str, float]:
         def delta(now: dict[int, int], then: dict[int, int]) -> float:
             ticks = sum(t - then.get(pid, 0) for pid, t in now.items())
-            return ticks / CLK_TCK / seconds
+            return ticks / _host.CLK_TCK / seconds
 
         cpus = os.cpu_count() or 1
         total = self.total - before.total
@@ -683,14 +613,6 @@ class CpuSample:
         cores["machine"] = cpus * (self.busy - before.busy) / total if total else 0.0
         cores["steal"] = cpus * (self.steal - before.steal) / total if total else 0.0
         return cores
-
-
-def machine_busy(seconds: float = 1.0) -> float:
-    """Cores busy on the whole machine over ``seconds`` (others' load before a run)."""
-    busy0, _, total0 = _machine_ticks()
-    time.sleep(seconds)
-    busy1, _, total1 = _machine_ticks()
-    return (os.cpu_count() or 1) * (busy1 - busy0) / max(1, total1 - total0)
 
 
 def rss_mb(pid: int | None) -> float:
@@ -792,7 +714,7 @@ def run_size(
 
     broker = redis.Redis.from_url(REDIS_URL)
     broker.flushdb()
-    sink = SmtpSink(free_port()) if args.email else None
+    sink = SmtpSink(_host.free_port(HOST)) if args.email else None
     env = server_env(sink.port if sink else None)
     gc_dir = workdir / f"gc-{size}"
     gc_dir.mkdir()
@@ -1218,7 +1140,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.alarm(RUN_LIMIT)
     began = time.monotonic()
     args.budget_end = time.time() + RUN_LIMIT
-    idle_check = machine_busy()
+    idle_check = _host.machine_busy()
     if idle_check > 0.25:
         print(
             f"warning: {idle_check:.2f} of {os.cpu_count()} cores were busy before the run"
@@ -1229,7 +1151,7 @@ def main(argv: list[str] | None = None) -> int:
     listener = FlagListener()
     results: list[SizeResult] = []
     try:
-        database_recreate()
+        _host.database_recreate(PG_ADMIN_DSN, DB_NAME)
         run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], "migrate")
         install_flag_trigger()
         listener.start()
@@ -1260,7 +1182,7 @@ def main(argv: list[str] | None = None) -> int:
             redis.Redis.from_url(REDIS_URL).flushdb()
         if not args.keep_db:
             with contextlib.suppress(Exception):
-                database_drop()
+                _host.database_drop(PG_ADMIN_DSN, DB_NAME)
 
     print("summary (flag latency = deadline -> flag committed; empty = empty ETA task lateness)")
     print(
@@ -1297,5 +1219,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    _ensure_venv()
+    _host.ensure_venv(__file__, "BENCH_CLOCKS_REEXEC")
     sys.exit(main())

@@ -61,6 +61,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import _host  # bench/_host.py: this folder is on sys.path when run as a script
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The one address this benchmark sends anything to.
 HOST = "127.0.0.1"
@@ -75,7 +77,6 @@ REQUEST_TIMEOUT = 10.0
 RUN_LIMIT = 300
 #: Upper bound of requests per client and measurement, whatever the duration.
 MAX_REQUESTS_PER_CLIENT = 100_000
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 class RunLimitExceeded(Exception):
@@ -83,19 +84,6 @@ class RunLimitExceeded(Exception):
 
 
 # ====================================================================== environment
-def _ensure_venv() -> None:
-    """Re-run under the project's virtualenv when started with another Python (the
-    plain ``python`` may lack Django and psycopg)."""
-    venv = ROOT / ".venv"
-    python = venv / "bin" / "python"
-    if os.environ.get("BENCH_MOVES_REEXEC") or not python.exists():
-        return
-    if Path(sys.prefix).resolve() == venv.resolve():
-        return
-    os.environ["BENCH_MOVES_REEXEC"] = "1"
-    os.execv(python, [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])  # noqa: S606
-
-
 def server_env() -> dict[str, str]:
     env = dict(os.environ)
     env.update(
@@ -116,28 +104,7 @@ def server_env() -> dict[str, str]:
     return env
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
-
-
 # ====================================================================== database
-def database_recreate() -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-
-
-def database_drop() -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-
-
 def seed(n_matches: int, out: Path) -> None:
     """(Runs in a child process with the production settings.) ``n_matches`` started
     money sessions between fresh users with players and tokens; writes their ids and
@@ -276,41 +243,6 @@ class Server:
 
 
 # ====================================================================== CPU accounting
-def _proc_table() -> list[tuple[int, str, int, int]]:
-    """(pid, comm, ppid, utime + stime ticks) of every process."""
-    rows = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                raw = f.read().decode(errors="replace")
-        except OSError:
-            continue
-        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
-        fields = raw[raw.rindex(")") + 2 :].split()
-        rows.append((int(entry), comm, int(fields[1]), int(fields[11]) + int(fields[12])))
-    return rows
-
-
-def _serves_bench_db(pid: int) -> bool:
-    """A PostgreSQL backend connected to the benchmark's database (its title names it)."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f" {DB_NAME} ".encode() in f.read()
-    except OSError:
-        return False
-
-
-def _machine_ticks() -> tuple[int, int, int]:
-    """(busy, stolen, total) ticks of all CPUs; stolen = taken by the hypervisor."""
-    with open("/proc/stat") as f:
-        values = [int(v) for v in f.readline().split()[1:]]
-    total = sum(values[:8])
-    idle = values[3] + values[4]
-    return total - idle, values[7], total
-
-
 @dataclass
 class CpuSample:
     gunicorn: dict[int, int]
@@ -321,20 +253,22 @@ class CpuSample:
 
     @classmethod
     def take(cls, master: int) -> CpuSample:
-        table = _proc_table()
-        gunicorn = {pid: ticks for pid, _, ppid, ticks in table if pid == master or ppid == master}
+        table = _host.proc_table()
+        gunicorn = {
+            pid: ticks for pid, _, ppid, ticks, _ in table if pid == master or ppid == master
+        }
         postgres = {
             pid: ticks
-            for pid, comm, _, ticks in table
-            if comm.startswith("postgres") and _serves_bench_db(pid)
+            for pid, comm, _, ticks, _ in table
+            if comm.startswith("postgres") and _host.serves_database(pid, DB_NAME)
         }
-        busy, steal, total = _machine_ticks()
+        busy, steal, total = _host.machine_ticks()
         return cls(gunicorn, postgres, busy, steal, total)
 
     def cores_since(self, before: CpuSample, seconds: float) -> dict[str, float]:
         def delta(now: dict[int, int], then: dict[int, int]) -> float:
             ticks = sum(t - then.get(pid, 0) for pid, t in now.items())
-            return ticks / CLK_TCK / seconds
+            return ticks / _host.CLK_TCK / seconds
 
         cpus = os.cpu_count() or 1
         total = self.total - before.total
@@ -344,14 +278,6 @@ class CpuSample:
             "machine": cpus * (self.busy - before.busy) / total if total else 0.0,
             "steal": cpus * (self.steal - before.steal) / total if total else 0.0,
         }
-
-
-def machine_busy(seconds: float = 1.0) -> float:
-    """Cores busy on the whole machine over ``seconds`` (others' load before a run)."""
-    busy0, _, total0 = _machine_ticks()
-    time.sleep(seconds)
-    busy1, _, total1 = _machine_ticks()
-    return (os.cpu_count() or 1) * (busy1 - busy0) / max(1, total1 - total0)
 
 
 # ====================================================================== HTTP client
@@ -824,7 +750,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     signal.alarm(RUN_LIMIT)
     began = time.monotonic()
-    idle_check = machine_busy()
+    idle_check = _host.machine_busy()
     if idle_check > 0.25:
         print(
             f"warning: {idle_check:.2f} of {os.cpu_count()} cores were busy before the run"
@@ -832,10 +758,10 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     workdir = Path(tempfile.mkdtemp(prefix="bench-moves-"))
-    server = Server(port=free_port(), workers=args.workers, log=workdir / "gunicorn.log")
+    server = Server(port=_host.free_port(HOST), workers=args.workers, log=workdir / "gunicorn.log")
     results: dict[tuple[str, int], Result] = {}
     try:
-        database_recreate()
+        _host.database_recreate(PG_ADMIN_DSN, DB_NAME)
         run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], "migrate")
         seeded = workdir / "matches.json"
         run_checked(
@@ -901,7 +827,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"gunicorn log tail ({server.log}):\n{tail}", file=sys.stderr)
         if not args.keep_db:
             with contextlib.suppress(Exception):
-                database_drop()
+                _host.database_drop(PG_ADMIN_DSN, DB_NAME)
 
     print("summary")
     print(
@@ -932,5 +858,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    _ensure_venv()
+    _host.ensure_venv(__file__, "BENCH_MOVES_REEXEC")
     sys.exit(main())
