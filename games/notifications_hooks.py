@@ -16,8 +16,12 @@ from .models import Game, Match, Player
 
 
 def _players(match: Match) -> tuple[Player, Player]:
-    found = {p.pk: p for p in Player.objects.filter(pk__in=(match.player1_id, match.player2_id))}
-    return found[match.player1_id], found[match.player2_id]
+    """The match's players, loaded once per match object (a flag tells both players;
+    a finished match, both again)."""
+    if not (Match.player1.is_cached(match) and Match.player2.is_cached(match)):
+        found = Player.objects.in_bulk((match.player1_id, match.player2_id))
+        match.player1, match.player2 = found[match.player1_id], found[match.player2_id]
+    return match.player1, match.player2
 
 
 def _notify(match: Match, index: int, kind: str, subject: str, context: dict[str, Any]) -> None:
@@ -67,7 +71,7 @@ def after_action(*, game: Game, action: Action, state: GameState, next_game: Gam
 
 def match_over(*, match: Match) -> None:
     """A finished match is announced to both players."""
-    match = Match.objects.select_related("winner").get(pk=match.pk)
+    match = Match.objects.select_related("player1", "player2", "winner").get(pk=match.pk)
     if match.status != Match.Status.FINISHED:
         return
     for index in (0, 1):
