@@ -33,6 +33,9 @@ ENGINE_MESSAGES: dict[str, Promise] = {
     "money_option_in_match": _("Jacoby, beavers and automatic doubles are for money play only."),
     "invalid_options": _("These rule options do not fit together."),
     "unknown_action": _("Unknown action."),
+    "invalid_clock": _("These clock settings are not valid."),
+    "out_of_time": _("Time is up in this game: only the opponent's claim is left."),
+    "no_timeout": _("Your opponent has not run out of time."),
 }
 
 
