@@ -38,7 +38,7 @@ them again in the reader's language.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -150,73 +150,120 @@ def notify(
 
     Cost when nothing is sent by email or webhook (the defaults of the game kinds): one
     ``INSERT ... ON CONFLICT DO NOTHING``."""
-    spec = notification_kind(kind)
-    if not subject or len(subject) > Notification._meta.get_field("subject").max_length:
-        raise ValueError(f"notification subject {subject!r}: 1 to 100 characters")
-    channels = set(player_notification_channels(recipient)[kind])
-    with translation.override(settings.LANGUAGE_CODE):
-        title, body = spec.render(context)
-    notification = Notification(
-        recipient=recipient,
-        kind=kind,
-        subject=subject,
-        context=context,
-        title=title[: Notification._meta.get_field("title").max_length],
-        body=body,
-        in_app=IN_APP in channels and recipient.user_id is not None,
-        created_at=timezone.now(),
-    )
+    return notify_all([Notice(recipient=recipient, kind=kind, subject=subject, context=context)])[0]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One thing to tell one player: the arguments of :func:`notify`."""
+
+    recipient: Player
+    kind: str
+    subject: str
+    context: dict[str, Any]
+
+
+def notify_all(notices: Sequence[Notice]) -> list[Notification | None]:
+    """:func:`notify` for several notices at once (a flag tells both players): one
+    ``INSERT`` for all the rows and one for all their deliveries. The result is in the
+    order of ``notices``; ``None`` where the key was already notified (or repeated in
+    ``notices``). The recipients' ``user`` should be loaded when they may get email."""
+    pending: list[tuple[int, Notification, set[str]]] = []
+    keys: set[tuple[int, str, str]] = set()
+    for i, notice in enumerate(notices):
+        spec = notification_kind(notice.kind)
+        subject = notice.subject
+        if not subject or len(subject) > Notification._meta.get_field("subject").max_length:
+            raise ValueError(f"notification subject {subject!r}: 1 to 100 characters")
+        key = (notice.recipient.pk, notice.kind, subject)
+        if key in keys:
+            continue
+        keys.add(key)
+        recipient = notice.recipient
+        channels = set(channels_chosen(recipient.notification_channels, notice.kind))
+        with translation.override(settings.LANGUAGE_CODE):
+            title, body = spec.render(notice.context)
+        notification = Notification(
+            recipient=recipient,
+            kind=notice.kind,
+            subject=subject,
+            context=notice.context,
+            title=title[: Notification._meta.get_field("title").max_length],
+            body=body,
+            in_app=IN_APP in channels and recipient.user_id is not None,
+            created_at=timezone.now(),
+        )
+        pending.append((i, notification, channels))
+    found: list[Notification | None] = [None] * len(notices)
+    if not pending:
+        return found
     # savepoint=False: inside the caller's transaction this costs nothing; outside one,
-    # the row and its deliveries still commit together.
+    # the rows and their deliveries still commit together.
     with transaction.atomic(savepoint=False):
-        if not _insert_once(notification):
-            return None
-        deliveries = _deliveries_for(notification, channels)
+        inserted = _insert_once([n for _, n, _ in pending])
+        deliveries: list[NotificationDelivery] = []
+        webhooks: list[Webhook] | None = None
+        for (i, notification, channels), new in zip(pending, inserted, strict=True):
+            if not new:
+                continue
+            found[i] = notification
+            if WEBHOOK in channels and webhooks is None:
+                webhooks = list(Webhook.objects.filter(is_active=True).only("pk", "kinds"))
+            deliveries += _deliveries_for(notification, channels, webhooks or [])
         if deliveries:
             NotificationDelivery.objects.bulk_create(deliveries)
             for delivery in deliveries:
                 notification_deliver.delay_on_commit(delivery.pk)
-    return notification
+    return found
 
 
-def _insert_once(notification: Notification) -> bool:
-    """Insert the row unless its (recipient, kind, subject) exists; ``True`` when inserted.
+def _insert_once(notifications: Sequence[Notification]) -> list[bool]:
+    """Insert each row unless its (recipient, kind, subject) exists; ``True`` where it
+    was inserted (the keys must differ from each other).
 
-    One statement, ``INSERT ... ON CONFLICT DO NOTHING RETURNING id`` (PostgreSQL, and
+    One statement, ``INSERT ... ON CONFLICT DO NOTHING RETURNING ...`` (PostgreSQL, and
     SQLite for the local run), instead of ``get_or_create``'s SELECT, savepoint, INSERT
-    and release: ``notify`` runs on every turn of every online game. A concurrent insert
-    of the same key waits for the first to commit, then inserts nothing."""
+    and release per row: ``notify`` runs on every turn of every online game. A concurrent
+    insert of the same key waits for the first to commit, then inserts nothing."""
     meta = Notification._meta
     connection = connections[router.db_for_write(Notification)]
     qn = connection.ops.quote_name
     fields = [f for f in meta.concrete_fields if not f.primary_key]
-    key = [meta.get_field(name).column for name in ("recipient", "kind", "subject")]
+    key_fields = [meta.get_field(name) for name in ("recipient", "kind", "subject")]
+    row = f"({', '.join(['%s'] * len(fields))})"
     sql = (
         f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "  # noqa: S608 - identifiers from the model, quoted
-        f"VALUES ({', '.join(['%s'] * len(fields))}) "
-        f"ON CONFLICT ({', '.join(qn(c) for c in key)}) DO NOTHING "
-        f"RETURNING {qn(meta.pk.column)}"
+        f"VALUES {', '.join([row] * len(notifications))} "
+        f"ON CONFLICT ({', '.join(qn(f.column) for f in key_fields)}) DO NOTHING "
+        f"RETURNING {qn(meta.pk.column)}, {', '.join(qn(f.column) for f in key_fields)}"
     )
-    params = [f.get_db_prep_save(getattr(notification, f.attname), connection) for f in fields]
+    params = [
+        f.get_db_prep_save(getattr(n, f.attname), connection) for n in notifications for f in fields
+    ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
-        return False
-    notification.pk = row[0]
-    notification._state.adding = False
-    notification._state.db = connection.alias
-    return True
+        ids = {tuple(found[1:]): found[0] for found in cursor.fetchall()}
+    inserted = []
+    for notification in notifications:
+        pk = ids.get((notification.recipient_id, notification.kind, notification.subject))
+        if pk is not None:
+            notification.pk = pk
+            notification._state.adding = False
+            notification._state.db = connection.alias
+        inserted.append(pk is not None)
+    return inserted
 
 
-def _deliveries_for(notification: Notification, channels: set[str]) -> list[NotificationDelivery]:
+def _deliveries_for(
+    notification: Notification, channels: set[str], webhooks: Iterable[Webhook]
+) -> list[NotificationDelivery]:
     deliveries = []
     if EMAIL in channels and _email_address(notification.recipient):
         deliveries.append(NotificationDelivery(notification=notification, channel=EMAIL))
     if WEBHOOK in channels:
         deliveries.extend(
             NotificationDelivery(notification=notification, channel=WEBHOOK, webhook=hook)
-            for hook in Webhook.objects.filter(is_active=True).only("pk", "kinds")
+            for hook in webhooks
             if notification.kind in (hook.kinds or [])
         )
     return deliveries

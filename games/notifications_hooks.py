@@ -7,12 +7,15 @@ choices come with the game row the service read (``services._game_for_action``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.engine.actions import Action
 from games.engine.game import GameState
 
 from .models import Game, Match, Player
+
+if TYPE_CHECKING:
+    from .notifications import Notice
 
 
 def _players(match: Match) -> tuple[Player, Player]:
@@ -24,12 +27,18 @@ def _players(match: Match) -> tuple[Player, Player]:
     return match.player1, match.player2
 
 
-def _notify(match: Match, index: int, kind: str, subject: str, context: dict[str, Any]) -> None:
-    from .notifications import notify
+def _notice(match: Match, index: int, kind: str, subject: str, context: dict[str, Any]) -> Notice:
+    from .notifications import Notice
 
     players = _players(match)
     context = {"match_id": match.pk, "opponent": players[1 - index].name, **context}
-    notify(recipient=players[index], kind=kind, subject=subject, context=context)
+    return Notice(recipient=players[index], kind=kind, subject=subject, context=context)
+
+
+def _notify(match: Match, index: int, kind: str, subject: str, context: dict[str, Any]) -> None:
+    from .notifications import notify_all
+
+    notify_all([_notice(match, index, kind, subject, context)])
 
 
 def _wants(match: Match, index: int, kind: str) -> bool:
@@ -71,20 +80,19 @@ def after_action(*, game: Game, action: Action, state: GameState, next_game: Gam
 
 def match_over(*, match: Match) -> None:
     """A finished match is announced to both players."""
-    match = Match.objects.select_related("player1", "player2", "winner").get(pk=match.pk)
+    from .notifications import notify_all
+
+    match = Match.objects.select_related("player1__user", "player2__user", "winner").get(
+        pk=match.pk
+    )
     if match.status != Match.Status.FINISHED:
         return
-    for index in (0, 1):
-        _notify(
-            match,
-            index,
-            "match_finished",
-            f"match:{match.pk}",
-            {
-                "winner": None if match.winner is None else match.winner.name,
-                "score": [match.score1, match.score2],
-            },
-        )
+    context = {
+        "winner": None if match.winner is None else match.winner.name,
+        "score": [match.score1, match.score2],
+    }
+    subject = f"match:{match.pk}"
+    notify_all([_notice(match, i, "match_finished", subject, context) for i in (0, 1)])
 
 
 def time_low(*, game: Game, player_index: int, remaining_ms: int) -> None:
@@ -99,6 +107,10 @@ def time_low(*, game: Game, player_index: int, remaining_ms: int) -> None:
 
 def lost_on_time(*, game: Game, player_index: int, claim_needed: bool) -> None:
     """The flagged player is told; when a claim is needed, so is the opponent."""
-    _notify(game.match, player_index, "lost_on_time", f"game:{game.pk}", {})
+    from .notifications import notify_all
+
+    subject = f"game:{game.pk}"
+    notices = [_notice(game.match, player_index, "lost_on_time", subject, {})]
     if claim_needed:
-        _notify(game.match, 1 - player_index, "win_claimable", f"game:{game.pk}", {})
+        notices.append(_notice(game.match, 1 - player_index, "win_claimable", subject, {}))
+    notify_all(notices)

@@ -18,7 +18,7 @@ opening roll, in the same transaction as the game's last write. A refused action
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -297,22 +297,22 @@ def _game_act(
         values.update(clocks.clock_columns(clock, version=expected_version + 1, at=now))
     next_game = None
     if after.result is None:
-        logged = _game_store(
+        (logged,) = _game_store(
             game=game,
             expected_version=expected_version,
             values=values,
-            action=action,
+            actions=[action],
             actor=player,
             now=now,
         )
     else:
         values["finished_at"] = now
         with transaction.atomic():
-            logged = _game_store(
+            (logged,) = _game_store(
                 game=game,
                 expected_version=expected_version,
                 values=values,
-                action=action,
+                actions=[action],
                 actor=player,
                 now=now,
             )
@@ -370,26 +370,31 @@ def _game_store(
     game: Game,
     expected_version: int,
     values: Mapping[str, Any],
-    action: Action,
-    actor: Player,
+    actions: Sequence[Action],
+    actor: Player | None,
     now: Any,
-) -> GameAction:
+) -> list[GameAction]:
     """Compare-and-set the game row to ``values`` if it is still at ``expected_version``
-    and append the action to the log; 409 ``stale_version`` when another action came
-    first. The ``UPDATE`` takes the row lock, so concurrent writers queue and all but the
-    first find the version moved."""
-    logged = GameAction(
-        game=game,
-        seq=values["version"],
-        kind=action.kind,
-        player_index=action.player,
-        actor=actor,
-        data=dict(action.data),
-        created_at=now,
-    )
+    and append ``actions`` to the log (numbered up to ``values["version"]``); 409
+    ``stale_version`` when another action came first. The ``UPDATE`` takes the row lock,
+    so concurrent writers queue and all but the first find the version moved."""
+    first = values["version"] - len(actions) + 1
+    logged = [
+        GameAction(
+            game=game,
+            seq=first + i,
+            kind=action.kind,
+            player_index=action.player,
+            actor=actor,
+            data=dict(action.data),
+            created_at=now,
+        )
+        for i, action in enumerate(actions)
+    ]
     if connection.vendor == "postgresql":
         # One statement, so no transaction of our own is needed for it: if the CTE's
-        # UPDATE matches no row, the INSERT inserts none.
+        # UPDATE matches no row, the INSERT inserts none. created_at is the service's
+        # clock reading (the model's auto_now_add applies only to ORM saves).
         assignments = []
         params: list[Any] = []
         for name, value in values.items():
@@ -400,30 +405,35 @@ def _game_store(
             else:
                 assignments.append(f"{field.column} = %s")
                 params.append(value)
+        rows = ", ".join(["(%s::integer, %s::text, %s::smallint, %s::jsonb)"] * len(logged))
         sql = (
             f"WITH u AS (UPDATE {Game._meta.db_table} SET {', '.join(assignments)}"  # noqa: S608 -- column names come from the model, values are parameters
             " WHERE id = %s AND version = %s AND NOT is_over RETURNING id)"
             f" INSERT INTO {GameAction._meta.db_table}"
             " (game_id, seq, kind, player_index, actor_id, data, created_at)"
-            " SELECT u.id, %s, %s, %s, %s, %s::jsonb, %s FROM u RETURNING id"
+            " SELECT u.id, a.seq, a.kind, a.player_index, %s::bigint, a.data, %s"
+            f" FROM u CROSS JOIN (VALUES {rows}) AS a (seq, kind, player_index, data)"
+            " ORDER BY a.seq RETURNING id"
         )
-        params += [game.pk, expected_version]
-        params += [logged.seq, logged.kind, logged.player_index, actor.pk]
-        params += [json.dumps(logged.data), now]
+        params += [game.pk, expected_version, None if actor is None else actor.pk, now]
+        for row in logged:
+            params += [row.seq, row.kind, row.player_index, json.dumps(row.data)]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            row = cursor.fetchone()
-        if row is None:
+            ids = [found[0] for found in cursor.fetchall()]
+        if not ids:
             raise _stale(_current_version(game.pk))
-        logged.pk = row[0]
-        logged._state.adding = False
+        for row, pk in zip(logged, sorted(ids), strict=True):
+            row.pk = pk
+            row._state.adding = False
         return logged
     # Elsewhere (SQLite in the one-command local run) the same in two statements.
     with transaction.atomic():
         rows = Game.objects.filter(pk=game.pk, version=expected_version, is_over=False)
         if not rows.update(**values):
             raise _stale(_current_version(game.pk))
-        logged.save(force_insert=True)
+        for row in logged:
+            row.save(force_insert=True)
     return logged
 
 
