@@ -10,6 +10,7 @@ from pathlib import Path
 
 import environ
 from django.utils.translation import gettext_lazy as _
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -137,6 +138,20 @@ CELERY_RESULT_EXPIRES = 3600
 # sweeper makes such a task harmless in any case.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 15 * 60}
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"visibility_timeout": 15 * 60}
+# Two queues, so a burst of mail never delays a clock flag: "celery" (the default: clock
+# timers, sweeps) and "notifications" (the sends, which wait on SMTP and webhook servers).
+# A plain worker consumes both; production runs one worker per queue (README), which is
+# what bench/clocks.py measures: with one shared worker, 10,000 flags in a minute plus their
+# 20,000 mails left the flags seconds behind.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (
+    Queue("celery", Exchange("celery"), routing_key="celery"),
+    Queue("notifications", Exchange("notifications"), routing_key="notifications"),
+)
+CELERY_TASK_ROUTES = {
+    "games.notification_deliver": {"queue": "notifications"},
+    "games.notification_sweep": {"queue": "notifications"},
+}
 # The beat schedule hook: apps add periodic tasks (the clock sweeper, ...) here by name.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Backstop for a lost send task: re-enqueue deliveries left pending (games.tasks).
