@@ -1,0 +1,481 @@
+"""Knockout brackets as a graph of match slots: one shape for every elimination format.
+
+Terms:
+
+* A **slot** is one match of a bracket. Each of its two sides (``a`` and ``b``) is fed by
+  a **source**: seed ``k`` of the draw, a bye, the winner of another slot, or the loser of
+  another slot. A slot is named by a stable ``key`` (``"M2-3"`` = main flight, round 2,
+  match 3) that results are stored under.
+* A **flight** is a group of slots played as one bracket: ``main``, ``consolation``,
+  ``last_chance``, and for double elimination ``winners``, ``losers`` and ``final``.
+  Rounds and match indexes are 1-based and counted per flight.
+* A **ranking** is the set of flights whose players get one finishing order (see
+  :func:`tournaments.pairing.resolve.finishing_order`): every flight is its own ranking,
+  except that double elimination ranks its three flights together as ``main``.
+
+The bracket holds structure only. Who stands where follows from the seeding, the results
+and the withdrawals (:func:`tournaments.pairing.resolve.resolve`); storing the bracket
+(``to_dict``) plus those three is enough to rebuild every page.
+
+Byes: the first round always has ``size / 2`` slots for a bracket size that is a power of
+two (:mod:`tournaments.pairing.seeding`), fed by seeds ``1 .. size``; the seeds above the
+number of entrants are byes, and the top seeds meet them. Keeping those numbers as seeds
+(rather than writing "bye" into the bracket) lets a **late entry** take the next free
+seed number, i.e. the bye of the lowest seed that had one, without rebuilding anything.
+
+Formats (builders below; ``k`` = number of main rounds = log2(size)):
+
+* ``single``: one ``main`` flight.
+* ``consolation``: main + a ``consolation`` flight for the losers of main round 1, or
+  with ``entry_rounds=2`` also of round 2 (they enter consolation round 2 against its
+  round-1 winners). The main final's loser never drops: they are second of the main.
+* ``progressive``: the losers of every main round up to ``last_entry_round`` (default
+  ``k - 1``: the semi-finals) drop into the consolation: losers of main round ``r >= 2``
+  enter consolation round ``2(r - 1)`` ("feed-in" rounds alternate with rounds among the
+  survivors, so the entries always line up; missing players are byes).
+* ``last_chance``: the losers of main round 1 (``entry_rounds=2``: and round 2) play a
+  separate single-elimination ``last_chance`` flight. With round-2 losers it is a bracket
+  of the main's size in which round-2 losers have a bye in its round 1, so they join in
+  its round 2, when they are free.
+* ``double``: ``winners`` bracket (the main draw), a ``losers`` bracket that the winners'
+  losers drop into (round 1 losers play each other in losers round 1, the losers of
+  winners round ``r >= 2`` enter losers round ``2(r - 1)``), and a ``final`` between the
+  two bracket winners. ``bracket_reset`` (default **off**): if the losers' bracket winner
+  wins the final, a second final (``F2``) is played, so that nobody is out after a single
+  loss. Off by default because club events rarely have the time for it; with it off the
+  winners' bracket winner can be out after one loss (the final).
+
+Drop-in order: entries into feed-in rounds are mirrored (reversed, then half-swapped on
+alternate rounds) so that a dropping player does not meet again at once the player they
+beat or lost to; this postpones rematches, it does not forbid them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from tournaments.pairing.common import PairingError
+from tournaments.pairing.seeding import bracket_line, bracket_size
+
+SourceKind = Literal["seed", "bye", "winner", "loser"]
+Format = Literal["single", "consolation", "progressive", "last_chance", "double"]
+OptionValue: TypeAlias = int | bool | None
+
+FLIGHTS = ("main", "consolation", "last_chance", "winners", "losers", "final")
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """What feeds one side of a slot.
+
+    ``kind`` ``"seed"``: ``seed`` is the 1-based seed number; ``"winner"``/``"loser"``:
+    ``slot`` is the key of the slot whose winner or loser comes here; ``"bye"``: nothing.
+    Encoded as a short string for storage: ``"seed:3"``, ``"bye"``, ``"winner:M1-2"``.
+    """
+
+    kind: SourceKind
+    seed: int = 0
+    slot: str = ""
+
+    @classmethod
+    def of_seed(cls, seed: int) -> Source:
+        return cls("seed", seed=seed)
+
+    @classmethod
+    def bye(cls) -> Source:
+        return cls("bye")
+
+    @classmethod
+    def winner_of(cls, key: str) -> Source:
+        return cls("winner", slot=key)
+
+    @classmethod
+    def loser_of(cls, key: str) -> Source:
+        return cls("loser", slot=key)
+
+    def encode(self) -> str:
+        if self.kind == "seed":
+            return f"seed:{self.seed}"
+        if self.kind == "bye":
+            return "bye"
+        return f"{self.kind}:{self.slot}"
+
+    @classmethod
+    def decode(cls, text: str) -> Source:
+        kind, _, ref = text.partition(":")
+        if kind == "bye" and not ref:
+            return cls.bye()
+        if kind == "seed" and ref.isdigit() and int(ref) >= 1:
+            return cls.of_seed(int(ref))
+        if kind in ("winner", "loser") and ref:
+            return cls(kind, slot=ref)  # type: ignore[arg-type]  # narrowed by the test
+        raise PairingError("invalid_source", f"not a slot source: {text!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One match of a bracket.
+
+    Attributes:
+        key: stable name, unique in the bracket (results are stored under it).
+        flight: one of :data:`FLIGHTS`.
+        round: 1-based round within the flight (the ``final`` flight continues the
+            numbering of the ``losers`` flight, so rounds order the eliminations).
+        index: 1-based position of the match in its round, top to bottom.
+        a, b: the sources of the two sides.
+        reset_of: for a bracket-reset final only: the key of the first final; this slot is
+            played only if that final was won by its side ``b`` (otherwise it is decided
+            at once for side ``a``, with no loser).
+    """
+
+    key: str
+    flight: str
+    round: int
+    index: int
+    a: Source
+    b: Source
+    reset_of: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "key": self.key,
+            "flight": self.flight,
+            "round": self.round,
+            "index": self.index,
+            "a": self.a.encode(),
+            "b": self.b.encode(),
+        }
+        if self.reset_of:
+            data["reset_of"] = self.reset_of
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Slot:
+        return cls(
+            key=str(data["key"]),
+            flight=str(data["flight"]),
+            round=int(data["round"]),
+            index=int(data["index"]),
+            a=Source.decode(data["a"]),
+            b=Source.decode(data["b"]),
+            reset_of=str(data.get("reset_of", "")),
+        )
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A whole knockout draw: the slots in play order, and how it was built.
+
+    Attributes:
+        format: one of ``single``, ``consolation``, ``progressive``, ``last_chance``,
+            ``double``.
+        n_entrants: entrants at the draw (seeds above it are byes, see module docstring).
+        size: the bracket size, a power of two.
+        options: the builder's keyword options, JSON-friendly.
+        slots: every slot, each after the slots it depends on (a valid play order).
+
+    Invariants (checked on construction, so a stored bracket that was tampered with is
+    refused): keys are unique; sources refer to earlier slots; each slot's winner and
+    loser feed at most one side; seeds ``1 .. size`` each appear once.
+    """
+
+    format: Format
+    n_entrants: int
+    size: int
+    options: Mapping[str, OptionValue]
+    slots: tuple[Slot, ...]
+    _by_key: dict[str, Slot] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_key: dict[str, Slot] = {}
+        used: set[tuple[str, str]] = set()
+        seeds: list[int] = []
+        for slot in self.slots:
+            if slot.key in by_key:
+                raise PairingError("invalid_bracket", "duplicate slot key", slot=slot.key)
+            if slot.flight not in FLIGHTS:
+                raise PairingError("invalid_bracket", f"unknown flight {slot.flight!r}")
+            for src in (slot.a, slot.b):
+                if src.kind == "seed":
+                    seeds.append(src.seed)
+                elif src.kind in ("winner", "loser"):
+                    if src.slot not in by_key:
+                        raise PairingError(
+                            "invalid_bracket",
+                            f"source {src.encode()} is not earlier",
+                            slot=slot.key,
+                        )
+                    if (src.kind, src.slot) in used:
+                        raise PairingError(
+                            "invalid_bracket", f"{src.encode()} used twice", slot=slot.key
+                        )
+                    used.add((src.kind, src.slot))
+            if slot.reset_of and slot.reset_of not in by_key:
+                raise PairingError("invalid_bracket", "reset of an unknown slot", slot=slot.key)
+            by_key[slot.key] = slot
+        if sorted(seeds) != list(range(1, self.size + 1)):
+            raise PairingError("invalid_bracket", "seeds 1..size must each appear once")
+        if not 2 <= self.n_entrants <= self.size:
+            raise PairingError("invalid_bracket", "entrant count does not fit the size")
+        object.__setattr__(self, "_by_key", by_key)
+
+    def slot(self, key: str) -> Slot:
+        """The slot named ``key`` (``PairingError("unknown_slot")`` if there is none)."""
+        try:
+            return self._by_key[key]
+        except KeyError:
+            raise PairingError("unknown_slot", "no such slot", slot=key) from None
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._by_key
+
+    @property
+    def flights(self) -> tuple[str, ...]:
+        """The flights that have slots, in play order."""
+        return tuple(dict.fromkeys(s.flight for s in self.slots))
+
+    def rankings(self) -> dict[str, tuple[str, ...]]:
+        """Ranking name -> the flights ranked together (see the module docstring)."""
+        if self.format == "double":
+            return {"main": ("winners", "losers", "final")}
+        return {f: (f,) for f in self.flights}
+
+    def round_slots(self, flight: str, round_no: int) -> list[Slot]:
+        """The slots of one round of one flight, top to bottom."""
+        return [s for s in self.slots if s.flight == flight and s.round == round_no]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "n_entrants": self.n_entrants,
+            "size": self.size,
+            "options": dict(self.options),
+            "slots": [s.to_dict() for s in self.slots],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Bracket:
+        fmt = data["format"]
+        if fmt not in BUILDERS:
+            raise PairingError("invalid_bracket", f"unknown format {fmt!r}")
+        return cls(
+            format=fmt,
+            n_entrants=int(data["n_entrants"]),
+            size=int(data["size"]),
+            options=dict(data.get("options", {})),
+            slots=tuple(Slot.from_dict(s) for s in data["slots"]),
+        )
+
+
+# ---------------------------------------------------------------------------- building
+
+
+class _Flight:
+    """Accumulates the slots of one flight, numbering rounds and matches."""
+
+    def __init__(self, prefix: str, flight: str) -> None:
+        self.prefix = prefix
+        self.flight = flight
+        self.round = 0
+        self.slots: list[Slot] = []
+
+    def add_round(self, pairs: list[tuple[Source, Source]]) -> list[str]:
+        """Append one round of ``pairs``; return the new slot keys."""
+        self.round += 1
+        keys = []
+        for i, (a, b) in enumerate(pairs, start=1):
+            key = f"{self.prefix}{self.round}-{i}"
+            self.slots.append(Slot(key, self.flight, self.round, i, a, b))
+            keys.append(key)
+        return keys
+
+    def knockout(self, sources: list[Source]) -> list[Source]:
+        """Pair neighbours (1v2, 3v4, ...) for one round; return the winners' sources."""
+        pairs = [(sources[i], sources[i + 1]) for i in range(0, len(sources), 2)]
+        return [Source.winner_of(k) for k in self.add_round(pairs)]
+
+
+def _check_n(n_entrants: int) -> int:
+    return bracket_size(n_entrants)  # refuses n < 2 with a PairingError
+
+
+def _main_draw(flight: _Flight, size: int) -> list[list[str]]:
+    """A standard seeded single-elimination draw of ``size``; the keys of every round."""
+    line = bracket_line(size)
+    pairs = [(Source.of_seed(line[i]), Source.of_seed(line[i + 1])) for i in range(0, size, 2)]
+    rounds = [flight.add_round(pairs)]
+    while len(rounds[-1]) > 1:
+        winners = [Source.winner_of(k) for k in rounds[-1]]
+        rounds.append(
+            flight.add_round([(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)])
+        )
+    return rounds
+
+
+def _mirror(sources: list[Source], feed_no: int) -> list[Source]:
+    """Order of the droppers in feed round ``feed_no`` (0-based): reversed on even
+    feeds, halves swapped on odd ones (see "Drop-in order" in the module docstring)."""
+    if feed_no % 2 == 0:
+        return sources[::-1]
+    half = len(sources) // 2
+    return sources[half:] + sources[:half]
+
+
+def _feed_in(flight: _Flight, first: list[Source], feeds: list[list[Source]]) -> Source:
+    """Build a feed-in bracket; return the source of its winner.
+
+    ``first`` (a power of two) play each other in round 1; each list of ``feeds`` enters
+    in turn, one dropper against each survivor, after as many rounds among the survivors
+    as it takes to have as many survivors as droppers.
+    """
+    survivors = flight.knockout(first) if len(first) > 1 else list(first)
+    for j, feed in enumerate(feeds):
+        while len(survivors) > len(feed):
+            survivors = flight.knockout(survivors)
+        if len(survivors) != len(feed):  # pragma: no cover - sizes are powers of two
+            raise AssertionError("feed-in sizes do not line up")
+        droppers = _mirror(feed, j)
+        keys = flight.add_round(list(zip(survivors, droppers, strict=True)))
+        survivors = [Source.winner_of(k) for k in keys]
+    while len(survivors) > 1:
+        survivors = flight.knockout(survivors)
+    return survivors[0]
+
+
+def _losers(keys: list[str]) -> list[Source]:
+    return [Source.loser_of(k) for k in keys]
+
+
+def build_single_elimination(n_entrants: int) -> Bracket:
+    """Single elimination for ``n_entrants`` (byes to the top seeds)."""
+    size = _check_n(n_entrants)
+    main = _Flight("M", "main")
+    _main_draw(main, size)
+    return Bracket("single", n_entrants, size, {}, tuple(main.slots))
+
+
+def _last_entry(requested: int, main_rounds: int) -> int:
+    """Clamp an entry round to the main rounds before the final (the final's loser is
+    second of the main and never drops)."""
+    return max(0, min(requested, main_rounds - 1))
+
+
+def build_progressive_consolation(
+    n_entrants: int, *, last_entry_round: int | None = None
+) -> Bracket:
+    """Main + a consolation fed by the losers of main rounds ``1 .. last_entry_round``.
+
+    Default ``last_entry_round``: the main semi-finals (``k - 1``). Losers of main round
+    ``r >= 2`` enter consolation round ``2(r - 1)``. A 2-player event has no consolation.
+    """
+    if last_entry_round is not None and (
+        isinstance(last_entry_round, bool)
+        or not isinstance(last_entry_round, int)
+        or last_entry_round < 1
+    ):
+        raise PairingError("invalid_option", "last_entry_round must be an integer >= 1")
+    size = _check_n(n_entrants)
+    main = _Flight("M", "main")
+    rounds = _main_draw(main, size)
+    requested = len(rounds) - 1 if last_entry_round is None else last_entry_round
+    last = _last_entry(requested, len(rounds))
+    slots = list(main.slots)
+    if last >= 1:
+        cons = _Flight("C", "consolation")
+        _feed_in(cons, _losers(rounds[0]), [_losers(rounds[r]) for r in range(1, last)])
+        slots += cons.slots
+    return Bracket(
+        "progressive", n_entrants, size, {"last_entry_round": last_entry_round}, tuple(slots)
+    )
+
+
+def build_consolation(n_entrants: int, *, entry_rounds: int = 1) -> Bracket:
+    """Main + consolation for the losers of main round 1 (``entry_rounds=2``: rounds 1
+    and 2; round-2 losers enter consolation round 2). Structure as in
+    :func:`build_progressive_consolation`, stopped after ``entry_rounds``."""
+    if entry_rounds not in (1, 2):
+        raise PairingError("invalid_option", "entry_rounds must be 1 or 2")
+    inner = build_progressive_consolation(n_entrants, last_entry_round=entry_rounds)
+    return Bracket(
+        "consolation", n_entrants, inner.size, {"entry_rounds": entry_rounds}, inner.slots
+    )
+
+
+def build_last_chance(n_entrants: int, *, entry_rounds: int = 1) -> Bracket:
+    """Main + a separate single-elimination ``last_chance`` flight for the losers of main
+    round 1 (``entry_rounds=2``: and of round 2, who get a bye in its round 1)."""
+    if entry_rounds not in (1, 2):
+        raise PairingError("invalid_option", "entry_rounds must be 1 or 2")
+    size = _check_n(n_entrants)
+    main = _Flight("M", "main")
+    rounds = _main_draw(main, size)
+    slots = list(main.slots)
+    entries = _last_entry(entry_rounds, len(rounds))
+    if entries >= 1:
+        lc = _Flight("LC", "last_chance")
+        r1 = _losers(rounds[0])
+        if entries == 1:
+            _feed_in(lc, r1, [])
+        else:
+            # Round 1 alternates a match of two round-1 losers with a round-2 loser's bye,
+            # so that round 2 is "round-1 winner v round-2 loser" all the way down.
+            r2 = _mirror(_losers(rounds[1]), 0)
+            pairs: list[tuple[Source, Source]] = []
+            for j, dropper in enumerate(r2):
+                pairs += [(r1[2 * j], r1[2 * j + 1]), (dropper, Source.bye())]
+            lc.add_round(pairs)
+            survivors = [Source.winner_of(s.key) for s in lc.slots]
+            while len(survivors) > 1:
+                survivors = lc.knockout(survivors)
+        slots += lc.slots
+    return Bracket("last_chance", n_entrants, size, {"entry_rounds": entry_rounds}, tuple(slots))
+
+
+def build_double_elimination(n_entrants: int, *, bracket_reset: bool = False) -> Bracket:
+    """Double elimination: winners' and losers' brackets and a final (``F1``; with
+    ``bracket_reset`` also ``F2``, played only if the losers' bracket winner won ``F1``)."""
+    size = _check_n(n_entrants)
+    wb = _Flight("W", "winners")
+    rounds = _main_draw(wb, size)
+    lb = _Flight("L", "losers")
+    lb_winner = _feed_in(lb, _losers(rounds[0]), [_losers(r) for r in rounds[1:]])
+    # The final's rounds continue the losers' numbering, so that "eliminated in a later
+    # round" means "placed higher" across the whole double-elimination ranking.
+    f1 = Slot("F1", "final", lb.round + 1, 1, Source.winner_of(rounds[-1][0]), lb_winner)
+    slots = [*wb.slots, *lb.slots, f1]
+    if bracket_reset:
+        slots.append(
+            Slot(
+                "F2",
+                "final",
+                f1.round + 1,
+                1,
+                Source.winner_of("F1"),
+                Source.loser_of("F1"),
+                reset_of="F1",
+            )
+        )
+    return Bracket("double", n_entrants, size, {"bracket_reset": bracket_reset}, tuple(slots))
+
+
+BUILDERS: dict[str, Callable[..., Bracket]] = {
+    "single": build_single_elimination,
+    "consolation": build_consolation,
+    "progressive": build_progressive_consolation,
+    "last_chance": build_last_chance,
+    "double": build_double_elimination,
+}
+
+
+def build_bracket(format: str, n_entrants: int, **options: Any) -> Bracket:
+    """Build any format by name (the Django side stores ``format`` and ``options``)."""
+    try:
+        builder = BUILDERS[format]
+    except KeyError:
+        raise PairingError("invalid_format", f"unknown bracket format {format!r}") from None
+    try:
+        return builder(n_entrants, **{k: v for k, v in options.items() if v is not None})
+    except TypeError as exc:
+        raise PairingError("invalid_option", str(exc)) from None
