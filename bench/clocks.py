@@ -15,17 +15,17 @@ from scratch:
    learns when each flag became visible in the database.
 2. **Workers.** Redis database 12 (not 15, the tests', nor 14, ``bench/moves.py``'s) is
    flushed; it is the broker. As the README's production set-up does, it starts
-   ``celery -A config worker --loglevel INFO`` (prefork, concurrency = cores, the
-   configured prefetch and late acks) and ``celery -A config beat`` (the clock sweeper
-   every 2 s, the app's backstop; its schedule file in a temporary directory). The
-   worker consumes the default queue: the app routes nothing, so that is Celery's
-   ``celery`` (a ``-Q default`` worker would consume nothing). It also gets
-   ``--include bench.clockbench_tasks``: the empty task, and notes of when each clock
-   task started and ended and of long garbage collections (see that module). By
+   ``celery -A config worker -Q celery`` (the clock timers and sweeps; prefork,
+   concurrency = cores, the configured prefetch and late acks), ``nice -n 10 celery -A
+   config worker -Q notifications`` (the sends; ``--mail-concurrency``, ``--mail-nice``)
+   and ``celery -A config beat`` (the clock sweeper every 2 s, the app's backstop; its
+   schedule file in a temporary directory). Both workers get ``--include
+   bench.clockbench_tasks``: the empty task, and notes of when each task started and
+   ended and (clock worker only) of long garbage collections (see that module). By
    default every player has an email address, as members do, so each flag also makes
    two email deliveries (``lost_on_time`` and ``win_claimable`` default to in-app and
-   email) whose send tasks share the worker; a small SMTP sink on 127.0.0.1 (a child
-   process) receives and counts the mails. ``--no-email``: players without addresses.
+   email); a small SMTP sink on 127.0.0.1 (a child process) receives and counts the
+   mails. ``--no-email``: players without addresses.
 3. **Seeding** (a child process with the worker's settings). One seed-002 match (to 7
    points, claim required: the issue's club clock, 11 s delay + 1:30 reserve) is created
    and started through ``games.services`` (with its ETA timer switched off in that
@@ -57,9 +57,8 @@ from scratch:
 
    * **committed**: the NOTIFY's arrival here, i.e. the flag is visible in the database
      (the issue's "flagged in the database"; the headline figure);
-   * **recorded**: the ``timeout`` row's ``created_at``. ``_record_flag`` passes
-     ``created_at=at`` (its clock reading), but the field is ``auto_now_add``, so Django
-     stores the time of the INSERT instead: a little before the commit.
+   * **recorded**: the ``timeout`` row's ``created_at``, the flag service's clock
+     reading (when the task began to act), before the lock, the writes and the commit.
 
    A game never flagged counts as infinitely late, so a backlog shows in the p99
    (``inf``) rather than shrinking the sample. Beside them: how late the ETA task that
@@ -493,10 +492,13 @@ class CeleryProcess:
     log: Path
     env: dict[str, str]
     process: subprocess.Popen[bytes] | None = None
+    nice: int = 0  # a niceness above 0 runs it through nice(1), which execs: same pid
 
     def start(self) -> None:
         celery = Path(sys.executable).parent / "celery"
         command = [str(celery)] if celery.exists() else [sys.executable, "-m", "celery"]
+        if self.nice:
+            command = ["nice", "-n", str(self.nice), *command]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(  # noqa: S603 (the venv's celery)
                 [*command, "-A", "config", *self.args],
@@ -507,6 +509,13 @@ class CeleryProcess:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: stopped as a whole
             )
+        if self.nice:
+            # A new session is a new scheduler autogroup (kernel.sched_autogroup_enabled),
+            # and CPU is shared between autogroups by their own niceness, not their
+            # processes': without this, nice(1) would change nothing against the clock
+            # worker. (A systemd unit gets the same with its own cgroup and CPUWeight.)
+            with contextlib.suppress(OSError):
+                Path(f"/proc/{self.process.pid}/autogroup").write_text(str(self.nice))
 
     @property
     def pid(self) -> int:
@@ -728,6 +737,8 @@ def run_size(
             "prefork",
             "--concurrency",
             str(args.concurrency),
+            "--queues",
+            "celery",
             "--include",
             "bench.clockbench_tasks",
             "--hostname",
@@ -735,6 +746,28 @@ def run_size(
         ],
         workdir / f"worker-{size}.log",
         env,
+    )
+    # The sends, as production runs them (README): their own worker on their own queue,
+    # at a lower CPU priority than the clocks. No garbage-collection notes from it.
+    mailer = CeleryProcess(
+        [
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--pool",
+            "prefork",
+            "--concurrency",
+            str(args.mail_concurrency),
+            "--queues",
+            "notifications",
+            "--include",
+            "bench.clockbench_tasks",
+            "--hostname",
+            f"clockbenchmail{tag}@%h",
+        ],
+        workdir / f"mailer-{size}.log",
+        {k: v for k, v in env.items() if k != "CLOCKBENCH_GC_DIR"},
+        nice=args.mail_nice,
     )
     beat = CeleryProcess(
         [
@@ -754,6 +787,7 @@ def run_size(
         if sink:
             sink.start()
         worker.start()
+        mailer.start()
         beat.start()
         seeded = workdir / f"games-{size}.json"
         run_child(
@@ -770,6 +804,7 @@ def run_size(
         )
         seed_s = json.loads(seeded.read_text())["seconds"]
         worker.wait_for(" ready.")
+        mailer.wait_for(" ready.")
         beat.wait_for("beat: Starting")
         planned = workdir / f"plan-{size}.json"
         run_child(
@@ -810,6 +845,7 @@ def run_size(
         time.sleep(max(0.0, t0 - time.time()))
         roots = {
             "worker": worker.pid,
+            "mailer": mailer.pid,
             "beat": beat.pid,
             "sink": sink.process.pid if sink and sink.process else None,
         }
@@ -840,6 +876,7 @@ def run_size(
     finally:
         beat.stop()
         worker.stop()
+        mailer.stop()
         mails = sink.stop() if sink else Counter()
     # The timers still waiting when the worker stopped (it puts back what it held).
     pending = pending_timers(broker)
@@ -939,7 +976,7 @@ def run_size(
     broker.flushdb()
     errors = [
         line
-        for line in worker.log_lines() + beat.log_lines()
+        for line in worker.log_lines() + mailer.log_lines() + beat.log_lines()
         if " ERROR/" in line or "CRITICAL/" in line or line.startswith("Traceback")
     ]
     return SizeResult(
@@ -1020,22 +1057,24 @@ def report(r: SizeResult, args: argparse.Namespace) -> None:
     )
     print(f"{pad}notifications: {kinds}; deliveries: {deliveries}{mail_text}")
     c = r.cores
-    ours = sum(c[k] for k in ("worker", "beat", "postgres", "redis", "sink", "bench"))
+    ours = sum(c[k] for k in ("worker", "mailer", "beat", "postgres", "redis", "sink", "bench"))
     rest = max(0.0, c["machine"] - c["steal"] - ours)
     print(
         f"{pad}CPU cores over {r.window:.0f} s: worker {c['worker']:.2f}"
         f" (main process {c['worker main']:.2f}, {args.concurrency} pool processes"
-        f" {c['worker'] - c['worker main']:.2f}), beat {c['beat']:.2f},"
+        f" {c['worker'] - c['worker main']:.2f}), notifications worker {c['mailer']:.2f},"
+        f" beat {c['beat']:.2f},"
         f" postgres {c['postgres']:.2f}, redis {c['redis']:.2f}, smtp sink {c['sink']:.2f},"
         f" bench {c['bench']:.2f},"
         f" rest {rest:.2f} (kernel, other processes); machine {c['machine']:.2f}"
         f" of {os.cpu_count()} busy (steal {c['steal']:.2f})"
     )
     if flagged:
-        per_flag = {k: c[k] * r.window * 1000 / flagged for k in ("worker", "postgres")}
+        per_flag = {k: c[k] * r.window * 1000 / flagged for k in ("worker", "mailer", "postgres")}
         print(
             f"{pad}CPU per flag (all their work over the window / flags): worker"
-            f" {per_flag['worker']:.1f} ms + postgres {per_flag['postgres']:.1f} ms;"
+            f" {per_flag['worker']:.1f} ms + notifications worker {per_flag['mailer']:.1f} ms"
+            f" + postgres {per_flag['postgres']:.1f} ms;"
             f" {flagged / r.window:.0f} flags/s over the window"
         )
     taken = (
@@ -1081,6 +1120,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--empty", type=int, help="empty ETA tasks per size (1,000)")
     parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--mail-concurrency",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="pool processes of the notifications worker (cores)",
+    )
+    parser.add_argument(
+        "--mail-nice",
+        type=int,
+        default=10,
+        help="niceness of the notifications worker (10; 0: the clocks' priority)",
+    )
     parser.add_argument(
         "--email",
         action=argparse.BooleanOptionalAction,

@@ -55,7 +55,7 @@ from django.utils.translation import gettext_lazy
 from . import transports
 from .errors import Conflict, NotFound, ValidationFailed
 from .models import Notification, NotificationChannel, NotificationDelivery, Player, Webhook
-from .tasks import notification_deliver
+from .tasks import notification_deliver, notification_deliver_each
 
 #: Every channel, in the order the preferences grid shows them.
 CHANNELS: tuple[str, ...] = tuple(NotificationChannel.values)
@@ -212,8 +212,10 @@ def notify_all(notices: Sequence[Notice]) -> list[Notification | None]:
             deliveries += _deliveries_for(notification, channels, webhooks or [])
         if deliveries:
             NotificationDelivery.objects.bulk_create(deliveries)
-            for delivery in deliveries:
-                notification_deliver.delay_on_commit(delivery.pk)
+            if len(deliveries) == 1:
+                notification_deliver.delay_on_commit(deliveries[0].pk)
+            else:
+                notification_deliver_each.delay_on_commit([d.pk for d in deliveries])
     return found
 
 

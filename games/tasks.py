@@ -67,6 +67,16 @@ def notification_deliver(delivery_id: int) -> str:
         raise
 
 
+@shared_task(name="games.notification_deliver_each", ignore_result=True)
+def notification_deliver_each(delivery_ids: list[int]) -> int:
+    """Enqueue one send task per delivery. ``notify_all`` sends this one message instead
+    of one per delivery: the writer (a clock flag tells two players at once) pays for one
+    publish, the notifications worker for the rest. Safe to run twice: each send is."""
+    for delivery_id in delivery_ids:
+        notification_deliver.delay(delivery_id)
+    return len(delivery_ids)
+
+
 @shared_task(name="games.notification_sweep", ignore_result=True)
 def notification_sweep() -> int:
     """Beat's backstop every 5 minutes: deliveries whose task was lost are enqueued again."""

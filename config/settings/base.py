@@ -150,6 +150,7 @@ CELERY_TASK_QUEUES = (
 )
 CELERY_TASK_ROUTES = {
     "games.notification_deliver": {"queue": "notifications"},
+    "games.notification_deliver_each": {"queue": "notifications"},
     "games.notification_sweep": {"queue": "notifications"},
 }
 # The beat schedule hook: apps add periodic tasks (the clock sweeper, ...) here by name.

@@ -18,16 +18,18 @@ from games import notifications, transports
 from games.errors import Conflict, NotFound, ValidationFailed
 from games.models import Notification, NotificationDelivery, Webhook
 from games.notifications import (
+    Notice,
     UnknownNotificationKind,
     notification_delivery_send,
     notification_mark_all_read,
     notification_mark_read,
     notify,
+    notify_all,
     player_notification_channels,
     player_set_notification_channels,
     register_kind,
 )
-from games.tasks import notification_deliver
+from games.tasks import notification_deliver, notification_deliver_each
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
 from tests.webhook_server import webhook_server
 
@@ -236,19 +238,48 @@ def test_a_rolled_back_write_enqueues_and_keeps_nothing(anna, django_capture_on_
     assert not NotificationDelivery.objects.exists()
 
 
-def test_each_delivery_is_enqueued_once_on_commit(anna, django_capture_on_commit_callbacks):
+def test_each_delivery_is_enqueued_once_on_commit(
+    anna, django_capture_on_commit_callbacks, monkeypatch
+):
     Webhook.objects.create(name="chat", url="http://127.0.0.1:9/x", kinds=["lost_on_time"])
     Webhook.objects.create(name="other", url="http://127.0.0.1:9/y", kinds=["match_finished"])
     Webhook.objects.create(name="off", url="http://127.0.0.1:9/z", kinds=["lost_on_time"],
                            is_active=False)  # fmt: skip
     player_set_notification_channels(player=anna, channels={"lost_on_time": ["email", "webhook"]})
+    fanned_out, enqueued = [], []
+    monkeypatch.setattr(notification_deliver_each, "delay", fanned_out.append)
+    monkeypatch.setattr(notification_deliver, "delay", enqueued.append)
     with django_capture_on_commit_callbacks(execute=False) as callbacks, transaction.atomic():
         notification = _notify(anna)
-    assert len(callbacks) == 2
     channels = sorted(
         (d.channel, d.webhook.name if d.webhook else "") for d in notification.deliveries.all()
     )
     assert channels == [("email", ""), ("webhook", "chat")]
+    # One message after commit for both (the writer publishes once); the notifications
+    # worker then enqueues one send task per delivery.
+    assert len(callbacks) == 1 and fanned_out == []
+    callbacks[0]()
+    ids = sorted(d.pk for d in notification.deliveries.all())
+    assert [sorted(i) for i in fanned_out] == [ids]
+    assert notification_deliver_each.apply(args=[fanned_out[0]]).get() == 2
+    assert sorted(enqueued) == ids
+
+
+def test_notify_all_writes_several_notices_at_once_and_skips_known_keys(anna):
+    bence = UserPlayerFactory(name="Bence", user__email="")
+    _notify(anna, subject="game:7")
+    found = notify_all(
+        [
+            Notice(recipient=anna, kind="lost_on_time", subject="game:7", context={}),
+            Notice(recipient=bence, kind="win_claimable", subject="game:7", context={}),
+            Notice(recipient=bence, kind="win_claimable", subject="game:7", context={}),
+        ]
+    )
+    assert found[0] is None and found[2] is None
+    assert found[1] is not None and found[1].recipient == bence
+    assert Notification.objects.filter(subject="game:7").count() == 2
+    # Bence has no address: no email delivery for him.
+    assert not found[1].deliveries.exists()
 
 
 # ====================================================================== email
