@@ -15,11 +15,11 @@ from scratch:
    learns when each flag became visible in the database.
 2. **Workers.** Redis database 12 (not 15, the tests', nor 14, ``bench/moves.py``'s) is
    flushed; it is the broker. As the README's production set-up does, it starts
-   ``celery -A config worker -Q celery`` (the clock timers and sweeps; prefork,
-   concurrency = cores, the configured prefetch and late acks), ``nice -n 10 celery -A
-   config worker -Q notifications`` (the sends; ``--mail-concurrency``, ``--mail-nice``)
-   and ``celery -A config beat`` (the clock sweeper every 2 s, the app's backstop; its
-   schedule file in a temporary directory). Both workers get ``--include
+   ``celery -A config worker -Q celery`` (the clock timers and sweeps; prefork, 2 x
+   cores processes, the configured prefetch and late acks), ``celery -A config worker -Q
+   notifications`` (the sends; ``--mail-concurrency``; at a lower CPU share,
+   ``--mail-nice``) and ``celery -A config beat`` (the clock sweeper every 2 s, the app's
+   backstop; its schedule file in a temporary directory). Both workers get ``--include
    bench.clockbench_tasks``: the empty task, and notes of when each task started and
    ended and (clock worker only) of long garbage collections (see that module). By
    default every player has an email address, as members do, so each flag also makes
@@ -1119,7 +1119,7 @@ def main(argv: list[str] | None = None) -> int:
         help="after the grace, seconds to wait on for missing flags (a backlog) (60)",
     )
     parser.add_argument("--empty", type=int, help="empty ETA tasks per size (1,000)")
-    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--concurrency", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument(
         "--mail-concurrency",
         type=int,
