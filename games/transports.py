@@ -12,16 +12,18 @@ POST needs no HTTP client dependency.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
+import os
 import smtplib
 import urllib.error
 import urllib.request
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import EmailMessage
+from django.core.mail import EmailMessage, get_connection
 
 #: Attempts per delivery before a transient failure counts as permanent (the first send
 #: and five retries, with exponential back-off between them: see ``games.tasks``).
@@ -46,7 +48,7 @@ class PermanentDeliveryError(DeliveryError):
 
 def email_send(*, to: str, subject: str, body: str) -> None:
     """One plain-text email through the configured backend (console in the local run,
-    locmem in tests, SMTP in production)."""
+    locmem in tests, SMTP in production), over this process's open connection."""
     message = EmailMessage(
         subject=" ".join(subject.split()),  # a header: no line breaks
         body=body,
@@ -55,11 +57,40 @@ def email_send(*, to: str, subject: str, body: str) -> None:
         headers={"Auto-Submitted": "auto-generated"},
     )
     try:
-        message.send(fail_silently=False)
+        try:
+            _mail_connection().send_messages([message])
+        except smtplib.SMTPServerDisconnected:
+            # The server closed the connection we kept (idle timeout, restart): once
+            # more on a new one.
+            _mail_connection(reset=True).send_messages([message])
     except smtplib.SMTPRecipientsRefused as exc:
         raise PermanentDeliveryError(f"recipient refused: {exc.recipients}") from exc
     except (smtplib.SMTPException, OSError) as exc:  # OSError: refused, reset, timed out
+        _mail_connection(reset=True, reopen=False)
         raise TransientDeliveryError(f"{type(exc).__name__}: {exc}") from exc
+
+
+_connection: Any = None
+_connection_key: tuple[Any, ...] = ()
+
+
+def _mail_connection(*, reset: bool = False, reopen: bool = True) -> Any:
+    """The mail backend connection this process keeps open between sends: a new SMTP
+    session (connect, EHLO, STARTTLS, login) for every email cost more than the email
+    (bench/clocks.py sends two per flag). Per process (a forked pool process must not
+    share its parent's socket) and per mail settings."""
+    global _connection, _connection_key
+    key = (os.getpid(), settings.EMAIL_BACKEND, settings.EMAIL_HOST, settings.EMAIL_PORT)
+    if _connection is not None and (reset or _connection_key != key):
+        with contextlib.suppress(Exception):
+            if _connection_key[0] == os.getpid():
+                _connection.close()
+        _connection = None
+    if _connection is None and reopen:
+        connection = get_connection(fail_silently=False)
+        connection.open()
+        _connection, _connection_key = connection, key
+    return _connection
 
 
 def webhook_post(
