@@ -48,6 +48,7 @@ from . import notifications_hooks as hooks
 from .errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from .messages import engine_message
 from .models import Game, GameAction, Match, Player
+from .signals import match_finished
 
 #: Longest match a club plays; the engine's Match ID holds up to 32767.
 MAX_MATCH_LENGTH = 25
@@ -473,6 +474,8 @@ def _match_advance(
             previous_clock=previous_clock,
         )
     match.save(update_fields=fields)
+    if match.status == Match.Status.FINISHED:
+        match_finished.send(sender=Match, match=match)
     return next_game
 
 

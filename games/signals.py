@@ -1,0 +1,11 @@
+"""Signals of the shared core, for the apps built on it (``games`` imports none of them).
+
+``match_finished``: sent with ``match`` (a :class:`~games.models.Match`, already saved as
+finished, winner and scores set) inside the transaction of the game action that ended
+the match. Receivers run in that transaction: one that must not undo the move on its own
+failure guards itself (a savepoint, its errors logged).
+"""
+
+from django.dispatch import Signal
+
+match_finished = Signal()

@@ -1,0 +1,71 @@
+"""A tournament match played online reports itself when its last game ends
+(``games.signals.match_finished``), and the bracket moves on."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services as game_services
+from games.dice import ScriptedDice
+from games.engine.actions import state_from_dict
+from games.errors import Conflict, PermissionDenied
+from games.models import Match
+from tests.factories import UserPlayerFactory
+from tests.tournaments.factories import EventFactory, flight_with, rated_players
+from tournaments import services
+from tournaments.models import TournamentMatch
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_online_match_reports_its_result_and_the_flight_finishes(event, director):
+    players = rated_players(2, with_login=True)
+    flight = flight_with(
+        event, players, match_length=3, clock_preset="usbgf", clock_policy="required"
+    )
+    services.flight_draw(flight_id=flight.pk, by=director)
+    final = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
+    for outsider in (UserPlayerFactory().user, EventFactory().directors.get()):
+        with pytest.raises(PermissionDenied):
+            services.match_start_online(match_id=final.pk, by=outsider)
+    online = services.match_start_online(match_id=final.pk, by=players[0].user)
+    assert (online.length, online.player1, online.player2) == (3, players[0], players[1])
+    assert online.clock is not None  # the round requires the flight's clock preset
+    with pytest.raises(Conflict):
+        services.match_start_online(match_id=final.pk, by=players[1].user)
+
+    game = game_services.match_start(match_id=online.pk, dice=ScriptedDice((3, 1)))
+    mover = state_from_dict(game.state).player_to_act
+    loser, winner = players[mover], players[1 - mover]
+    offered = game_services.resign_offer(
+        game_id=game.pk, player=loser, expected_version=game.version, kind="backgammon"
+    )
+    game_services.resign_accept(
+        game_id=game.pk, player=winner, expected_version=offered.game.version
+    )
+    online.refresh_from_db()
+    assert online.status == Match.Status.FINISHED
+
+    final.refresh_from_db()
+    assert final.status == "confirmed" and final.decided_at is not None
+    assert final.winner == ("a" if winner == players[0] else "b")
+    assert sorted([final.score_a, final.score_b]) == [0, 3]
+    assert final.games == [{"winner": 2 - mover, "points": 3, "cube": 1}]
+    flight.refresh_from_db()
+    assert flight.status == "finished"
+
+
+def test_an_unrelated_match_finishing_touches_no_tournament(event):
+    a, b = UserPlayerFactory(), UserPlayerFactory()
+    match = game_services.match_create(player1=a, player2=b, length=1)
+    game = game_services.match_start(match_id=match.pk, dice=ScriptedDice((3, 1)))
+    mover = state_from_dict(game.state).player_to_act
+    offered = game_services.resign_offer(
+        game_id=game.pk, player=(a, b)[mover], expected_version=game.version, kind="single"
+    )
+    game_services.resign_accept(
+        game_id=game.pk, player=(a, b)[1 - mover], expected_version=offered.game.version
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert not TournamentMatch.objects.exists()

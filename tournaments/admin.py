@@ -1,0 +1,80 @@
+from django.contrib import admin
+
+from .models import Entry, Event, Flight, FlightRound, ResultCorrection, TournamentMatch
+
+
+class FlightInline(admin.TabularInline):
+    model = Flight
+    fields = ["name", "format", "status", "match_length"]
+    readonly_fields = ["status"]
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["name", "starts_on", "location", "status"]
+    list_filter = ["status"]
+    search_fields = ["name", "slug", "location"]
+    filter_horizontal = ["directors"]
+    inlines = [FlightInline]
+
+
+class FlightRoundInline(admin.TabularInline):
+    model = FlightRound
+    extra = 0
+
+
+@admin.register(Flight)
+class FlightAdmin(admin.ModelAdmin):
+    list_display = ["name", "event", "format", "status", "match_length"]
+    list_filter = ["format", "status"]
+    search_fields = ["name", "event__name"]
+    # The draw and the results move only through the services (they keep the bracket,
+    # the seeds and the matches in step): shown, not edited here.
+    readonly_fields = ["seed", "bracket", "status", "version"]
+    inlines = [FlightRoundInline]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["player", "flight", "seed", "rating", "status", "late"]
+    list_filter = ["status", "late"]
+    search_fields = ["player__name", "flight__name"]
+    raw_id_fields = ["player", "flight"]
+    readonly_fields = ["seed"]
+
+
+@admin.register(TournamentMatch)
+class TournamentMatchAdmin(admin.ModelAdmin):
+    list_display = ["slot_key", "flight", "entry_a", "entry_b", "status", "score_a", "score_b"]
+    list_filter = ["status"]
+    search_fields = ["flight__name", "entry_a__player__name", "entry_b__player__name"]
+    list_select_related = ["flight", "entry_a__player", "entry_b__player"]
+    raw_id_fields = ["flight", "entry_a", "entry_b", "online_match"]
+    # Results are corrected through the director's pages (audited), not here.
+    readonly_fields = [
+        "winner",
+        "score_a",
+        "score_b",
+        "games",
+        "status",
+        "report_a",
+        "report_b",
+        "decided_by",
+        "decided_at",
+        "version",
+    ]
+
+
+@admin.register(ResultCorrection)
+class ResultCorrectionAdmin(admin.ModelAdmin):
+    list_display = ["match", "by", "at", "reason"]
+    readonly_fields = ["match", "by", "at", "old", "new", "reason"]
+    list_select_related = ["match__flight", "by"]
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False

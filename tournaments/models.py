@@ -1,0 +1,376 @@
+"""Tournaments on the database: events, flights, rounds, entries, matches, corrections.
+
+The pure draw code (:mod:`tournaments.pairing`) decides who plays whom; these models
+store what it needs and what it produced:
+
+* :class:`Event` - one day (or weekend) of a club, run by its ``directors``.
+* :class:`Flight` - one bracket or one Swiss / round robin of an event, with its
+  format, builder ``options``, seeding method and recorded random ``seed``, and the
+  ``bracket`` graph (:meth:`tournaments.pairing.Bracket.to_dict`) stored at the draw.
+* :class:`FlightRound` - match length, clock and start time of one round of one part of
+  a flight. A round without a row uses the flight's defaults.
+* :class:`Entry` - a player in a flight, with the seed the draw gave them.
+* :class:`TournamentMatch` - one match: a bracket slot (``slot_key`` ``"M2-3"``) or a
+  Swiss / round robin pairing (``"R2-3"`` = round 2, board 3). A bracket flight has one
+  row for every slot from the draw on (the bracket page draws the empty ones too); the
+  service layer keeps the rows in step with :func:`tournaments.pairing.resolve`.
+* :class:`ResultCorrection` - the audit row of every change to a result that stood.
+
+``ranking`` on rounds and matches is the **part** of the flight a slot belongs to: the
+pairing package's slot flight (``main``, ``consolation``, ``last_chance``, ``winners``,
+``losers``, ``final``), or ``""`` for Swiss and round robin. Finishing orders are kept
+per pairing ranking: every part is its own, except that double elimination ranks
+``winners``, ``losers`` and ``final`` together as ``main``.
+
+Writes go through :mod:`tournaments.services` only.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Match, Player
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=120, unique=True)
+    starts_on = models.DateField(_("starts on"))
+    location = models.CharField(_("location"), max_length=200, blank=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("directors"), related_name="directed_events"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["-starts_on", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Format(models.TextChoices):
+    SINGLE_ELIMINATION = "single_elimination", _("single elimination")
+    CONSOLATION = "consolation", _("main and consolation")
+    PROGRESSIVE_CONSOLATION = "progressive_consolation", _("main and progressive consolation")
+    LAST_CHANCE = "last_chance", _("main and last chance")
+    DOUBLE_ELIMINATION = "double_elimination", _("double elimination")
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("round robin")
+
+
+#: Flight format -> the pairing package's bracket format (the knockout formats).
+BRACKET_FORMATS: dict[str, str] = {
+    Format.SINGLE_ELIMINATION: "single",
+    Format.CONSOLATION: "consolation",
+    Format.PROGRESSIVE_CONSOLATION: "progressive",
+    Format.LAST_CHANCE: "last_chance",
+    Format.DOUBLE_ELIMINATION: "double",
+}
+
+
+class ClockPolicy(models.TextChoices):
+    OFF = "off", _("no clocks")
+    ALLOWED = "allowed", _("clocks allowed")
+    REQUIRED = "required", _("clocks required")
+
+
+class Flight(models.Model):
+    """One draw of an event.
+
+    ``options`` (JSON, validated by ``flight_create``):
+
+    * bracket builders: ``entry_rounds`` (consolation, last chance: 1 or 2),
+      ``last_entry_round`` (progressive consolation), ``bracket_reset`` (double);
+    * Swiss: ``rounds`` (required), and Swiss / round robin ``tiebreaks`` (an order of
+      :data:`tournaments.pairing.TIEBREAKS`);
+    * ``season_points``: ``{"per_win": {part: points}, "per_place": {ranking: [points
+      for place 1, 2, ...]}}``; a part missing from ``per_win`` uses its ``"*"`` entry
+      (default 0). Default table: 12 per win in the main, 8 in the consolation, 2 in the
+      last chance (walkovers count as wins, byes do not), no place points.
+    """
+
+    class SeedingMethod(models.TextChoices):
+        RATING = "rating", _("by rating")
+        RANDOM = "random", _("at random")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("registration")
+        DRAWN = "drawn", _("drawn")
+        FINISHED = "finished", _("finished")
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="flights"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    format = models.CharField(_("format"), max_length=30, choices=Format.choices)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seeding = models.CharField(
+        _("seeding"), max_length=10, choices=SeedingMethod.choices, default=SeedingMethod.RATING
+    )
+    #: The integer that made a random seeding (recorded so that the draw can be redone).
+    seed = models.BigIntegerField(_("random seed"), null=True, blank=True)
+    #: :meth:`tournaments.pairing.Bracket.to_dict`, stored at the draw (knockouts only).
+    bracket = models.JSONField(_("bracket"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION
+    )
+    match_length = models.PositiveSmallIntegerField(_("default match length"), default=5)
+    clock_preset = models.CharField(_("default clock preset"), max_length=20, blank=True)
+    clock_policy = models.CharField(
+        _("clock policy"), max_length=10, choices=ClockPolicy.choices, default=ClockPolicy.OFF
+    )
+    #: Bumped by every write to the flight or its matches' results.
+    version = models.PositiveIntegerField(_("version"), default=0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("flight")
+        verbose_name_plural = _("flights")
+        ordering = ["event", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="flight_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.name}"
+
+    @property
+    def is_bracket(self) -> bool:
+        return self.format in BRACKET_FORMATS
+
+
+class FlightRound(models.Model):
+    """Settings of one round of one part (``ranking``) of a flight."""
+
+    flight = models.ForeignKey(
+        Flight, verbose_name=_("flight"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    ranking = models.CharField(_("part"), max_length=20, blank=True)
+    number = models.PositiveSmallIntegerField(_("round"))
+    match_length = models.PositiveSmallIntegerField(_("match length"))
+    clock_preset = models.CharField(_("clock preset"), max_length=20, blank=True)
+    clock_policy = models.CharField(
+        _("clock policy"), max_length=10, choices=ClockPolicy.choices, default=ClockPolicy.OFF
+    )
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["flight", "ranking", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["flight", "ranking", "number"], name="flight_round_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.flight} {self.ranking} {self.number}".replace("  ", " ")
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    flight = models.ForeignKey(
+        Flight, verbose_name=_("flight"), on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="entries"
+    )
+    #: Set at the draw (a late entry takes the next number: a bye's seed).
+    seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
+    rating = models.DecimalField(_("rating at entry"), max_digits=7, decimal_places=2)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+    late = models.BooleanField(_("late entry"), default=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = ["flight", "seed", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "player"], name="entry_once_per_flight"),
+            models.UniqueConstraint(
+                fields=["flight", "seed"],
+                condition=models.Q(seed__isnull=False),
+                name="entry_seed_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.flight})"
+
+
+class TournamentMatch(models.Model):
+    """One match of a flight (see the module docstring for keys and rows).
+
+    A result **stands** once ``decided_at`` is set: entered by a director, both players'
+    reports agreeing, a report confirmed, a walkover recorded, or an online match that
+    finished. Byes and walkovers that follow from withdrawals (bracket formats) are
+    derived by :func:`tournaments.pairing.resolve` and keep ``decided_at`` empty.
+    ``report_a``/``report_b``: a player's report, ``{"user", "score_a", "score_b",
+    "winner", "games", "at"}``.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for players")
+        READY = "ready", _("ready")
+        REPORTED = "reported", _("reported, to confirm")
+        CONFIRMED = "confirmed", _("played")
+        WALKOVER = "walkover", _("walkover")
+        BYE = "bye", _("bye")
+
+    class Side(models.TextChoices):
+        NONE = "", _("none")
+        A = "a", _("side A")
+        B = "b", _("side B")
+
+    flight = models.ForeignKey(
+        Flight, verbose_name=_("flight"), on_delete=models.CASCADE, related_name="matches"
+    )
+    slot_key = models.CharField(_("slot"), max_length=20)
+    ranking = models.CharField(_("part"), max_length=20, blank=True)
+    round = models.PositiveSmallIntegerField(_("round"))
+    index = models.PositiveSmallIntegerField(_("match number"))
+    entry_a = models.ForeignKey(
+        Entry,
+        verbose_name=_("side A"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    entry_b = models.ForeignKey(
+        Entry,
+        verbose_name=_("side B"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    match_length = models.PositiveSmallIntegerField(_("match length"))
+    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    winner = models.CharField(
+        _("winner"), max_length=1, choices=Side.choices, blank=True, default=""
+    )
+    score_a = models.PositiveSmallIntegerField(_("score A"), null=True, blank=True)
+    score_b = models.PositiveSmallIntegerField(_("score B"), null=True, blank=True)
+    #: Game by game: ``[{"winner": 1|2, "points": n, "cube": c}, ...]`` (may be empty).
+    games = models.JSONField(_("games"), default=list, blank=True)
+    online_match = models.OneToOneField(
+        Match,
+        verbose_name=_("online match"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_match",
+    )
+    report_a = models.JSONField(_("report of side A"), null=True, blank=True)
+    report_b = models.JSONField(_("report of side B"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("confirmed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("result stands since"), null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
+
+    class Meta:
+        verbose_name = _("tournament match")
+        verbose_name_plural = _("tournament matches")
+        ordering = ["flight", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "slot_key"], name="tmatch_slot_unique"),
+            models.CheckConstraint(
+                condition=models.Q(entry_a__isnull=True) | ~models.Q(entry_a=models.F("entry_b")),
+                name="tmatch_two_entries",
+            ),
+        ]
+        indexes = [models.Index(fields=["flight", "status"], name="tmatch_flight_status")]
+
+    def __str__(self) -> str:
+        return f"{self.flight} {self.slot_key}"
+
+    @property
+    def has_result(self) -> bool:
+        return self.decided_at is not None
+
+    def side_of(self, entry_id: int | None) -> str:
+        """``"a"``, ``"b"`` or ``""`` for an entry id."""
+        if entry_id is not None and entry_id == self.entry_a_id:
+            return "a"
+        if entry_id is not None and entry_id == self.entry_b_id:
+            return "b"
+        return ""
+
+    def result_dict(self) -> dict[str, object]:
+        """The result as stored in a :class:`ResultCorrection`."""
+        return {
+            "status": self.status,
+            "winner": self.winner,
+            "score_a": self.score_a,
+            "score_b": self.score_b,
+            "games": self.games,
+        }
+
+
+class ResultCorrection(models.Model):
+    """Audit of one change to a result that stood: who, when, old, new, why."""
+
+    match = models.ForeignKey(
+        TournamentMatch,
+        verbose_name=_("match"),
+        on_delete=models.CASCADE,
+        related_name="corrections",
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    old = models.JSONField(_("old result"))
+    new = models.JSONField(_("new result"))
+    reason = models.TextField(_("reason"))
+
+    class Meta:
+        verbose_name = _("result correction")
+        verbose_name_plural = _("result corrections")
+        ordering = ["match", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.match} @ {self.at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,66 @@
+"""The notification kinds of tournaments (registered from ``TournamentsConfig.ready``).
+
+* ``match_ready``: "your match vs X is ready (at table 7)", to both players of a match
+  whose two sides became known; subject ``tmatch:<id>:<entry a>-<entry b>``, so a match
+  whose sides change after a correction is announced again, and a repeated call is not.
+* ``result_to_confirm``: the opponent reported a result; confirm it (or tell the director).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.notifications import register_kind
+
+
+def _render_match_ready(context: Mapping[str, Any]) -> tuple[str, str]:
+    opponent = context.get("opponent") or _("your opponent")
+    table = context.get("table")
+    if table:
+        title = _("Your match vs %(opponent)s is ready at table %(table)s") % {
+            "opponent": opponent,
+            "table": table,
+        }
+    else:
+        title = _("Your match vs %(opponent)s is ready") % {"opponent": opponent}
+    body = _("%(event)s, %(flight)s: a match to %(length)s points.") % {
+        "event": context.get("event", ""),
+        "flight": context.get("flight", ""),
+        "length": context.get("length", "?"),
+    }
+    return title, body
+
+
+def _render_result_to_confirm(context: Mapping[str, Any]) -> tuple[str, str]:
+    title = _("%(reporter)s reported your match: please confirm") % {
+        "reporter": context.get("reporter") or _("Your opponent")
+    }
+    score = context.get("score") or ["?", "?"]
+    body = _(
+        "%(event)s, %(flight)s: %(a)s-%(b)s. If this is not right, report your own result "
+        "or tell the director."
+    ) % {
+        "event": context.get("event", ""),
+        "flight": context.get("flight", ""),
+        "a": score[0],
+        "b": score[1],
+    }
+    return title, body
+
+
+register_kind(
+    "match_ready",
+    label=gettext_lazy("Tournament match ready"),
+    default_channels=("in_app", "email"),
+    render=_render_match_ready,
+)
+register_kind(
+    "result_to_confirm",
+    label=gettext_lazy("Tournament result to confirm"),
+    default_channels=("in_app",),
+    render=_render_result_to_confirm,
+)

@@ -1,0 +1,198 @@
+"""Reads of tournaments, shaped for pages and the API, with bounded query counts.
+
+* :func:`flight_bracket` - everything a bracket / pairings page shows for a flight, in
+  four queries whatever the field size.
+* :func:`flight_standings` - Swiss / round robin standings (:func:`pairing.standings`,
+  the flight's ``tiebreaks`` option or the default order).
+* :func:`flight_finishing_order` and :func:`flight_finishing_order_csv` - the places of
+  every ranking (:func:`pairing.finishing_order` for brackets; the standings for Swiss
+  and round robin, as ranking ``""``).
+* :func:`flight_season_points` - season points per the flight's table (see
+  :class:`~tournaments.models.Flight`).
+* :func:`event_unfinished_matches` - the director's list of matches being played or
+  waiting to be, with their online matches (and so their clocks).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import QuerySet
+
+from tournaments import pairing
+from tournaments.models import Entry, Event, Flight, FlightRound, TournamentMatch
+from tournaments.services import DEFAULT_SEASON_POINTS, OPEN, match_results
+
+
+@dataclass(frozen=True)
+class BracketPage:
+    """A flight with its entries, round settings and matches (entries and players
+    loaded). ``parts``: part -> round number -> matches, top to bottom."""
+
+    flight: Flight
+    entries: list[Entry]
+    rounds: dict[tuple[str, int], FlightRound]
+    matches: list[TournamentMatch]
+    parts: dict[str, dict[int, list[TournamentMatch]]] = field(default_factory=dict)
+
+    @property
+    def event(self) -> Event:
+        return self.flight.event
+
+
+def flight_bracket(*, flight_id: int) -> BracketPage:
+    """Four queries: the flight and its event, the entries with their players, the
+    round settings, the matches with both sides' entries and players."""
+    flight = Flight.objects.select_related("event").get(pk=flight_id)
+    entries = list(flight.entries.select_related("player").order_by("seed", "pk"))
+    rounds = {(r.ranking, r.number): r for r in flight.rounds.all()}
+    matches = list(
+        flight.matches.select_related("entry_a__player", "entry_b__player").order_by("pk")
+    )
+    parts: dict[str, dict[int, list[TournamentMatch]]] = defaultdict(lambda: defaultdict(list))
+    for m in matches:
+        parts[m.ranking][m.round].append(m)
+    for by_round in parts.values():
+        for ms in by_round.values():
+            ms.sort(key=lambda m: m.index)
+    return BracketPage(
+        flight=flight,
+        entries=entries,
+        rounds=rounds,
+        matches=matches,
+        parts={k: dict(v) for k, v in parts.items()},
+    )
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    standing: pairing.Standing
+    entry: Entry
+
+
+def flight_standings(*, flight: Flight) -> list[StandingRow]:
+    """Swiss / round robin standings of the drawn entries (two queries)."""
+    entries = list(flight.entries.filter(seed__isnull=False).select_related("player"))
+    entries.sort(key=lambda e: e.seed or 0)
+    by_id = {e.pk: e for e in entries}
+    table = pairing.standings(
+        [e.pk for e in entries],
+        match_results(list(flight.matches.all())),
+        order=flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
+    )
+    return [StandingRow(s, by_id[int(s.player)]) for s in table]
+
+
+@dataclass(frozen=True)
+class PlaceRow:
+    """A place shared by ``entries`` (``label`` ``"3-4"``); ``final`` is ``False`` for
+    those still playing."""
+
+    rank: int
+    label: str
+    entries: list[Entry]
+    final: bool = True
+
+
+def flight_finishing_order(*, flight: Flight) -> dict[str, list[PlaceRow]]:
+    """Ranking name -> places, best first (see :mod:`tournaments.pairing.resolve`)."""
+    if not flight.is_bracket:
+        places: list[PlaceRow] = []
+        for row in flight_standings(flight=flight):
+            if places and places[-1].rank == row.standing.rank:
+                places[-1].entries.append(row.entry)
+            else:
+                places.append(PlaceRow(row.standing.rank, "", [row.entry]))
+        out = [
+            PlaceRow(
+                p.rank,
+                str(p.rank) if len(p.entries) == 1 else f"{p.rank}-{p.rank + len(p.entries) - 1}",
+                p.entries,
+                flight.status == Flight.Status.FINISHED,
+            )
+            for p in places
+        ]
+        return {"": out}
+    if not flight.bracket:
+        return {}
+    entries = {e.pk: e for e in flight.entries.select_related("player")}
+    rows = list(flight.matches.all())
+    bracket = pairing.Bracket.from_dict(flight.bracket)
+    seeds = [e.pk for e in sorted(entries.values(), key=lambda e: e.seed or 0) if e.seed]
+    results = {
+        m.slot_key: pairing.Result(m.winner, walkover=m.status == TournamentMatch.Status.WALKOVER)
+        for m in rows
+        if m.decided_at is not None and m.winner
+    }
+    withdrawn = {e.pk for e in entries.values() if e.status == Entry.Status.WITHDRAWN}
+    resolved = pairing.resolve(bracket, seeds, results, withdrawn)
+    return {
+        name: [
+            PlaceRow(p.rank, p.label, [entries[int(e)] for e in p.entrants], p.final) for p in order
+        ]
+        for name, order in pairing.finishing_order(bracket, resolved).items()
+    }
+
+
+def flight_finishing_order_csv(*, flight: Flight) -> str:
+    """The finishing order as CSV (``place,name,ranking``), one line per player, for
+    federation ranking submissions."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["place", "name", "ranking"])
+    for ranking, places in flight_finishing_order(flight=flight).items():
+        for place in places:
+            for entry in place.entries:
+                writer.writerow([place.label, entry.player.name, ranking])
+    return out.getvalue()
+
+
+def flight_season_points(*, flight: Flight) -> list[tuple[Entry, int]]:
+    """Season points per entry, best first: ``per_win[part]`` for each match won
+    (a walkover counts, a bye does not; ``"*"`` covers parts not listed) plus
+    ``per_place[ranking][place - 1]`` for a final place."""
+    table: dict[str, Any] = {**DEFAULT_SEASON_POINTS, **flight.options.get("season_points", {})}
+    per_win: dict[str, int] = table.get("per_win", {})
+    per_place: dict[str, list[int]] = table.get("per_place", {})
+    entries = {e.pk: e for e in flight.entries.select_related("player")}
+    points = dict.fromkeys(entries, 0)
+    for m in flight.matches.filter(decided_at__isnull=False).exclude(winner=""):
+        winner = m.entry_a_id if m.winner == "a" else m.entry_b_id
+        if winner is not None:
+            points[winner] += per_win.get(m.ranking, per_win.get("*", 0))
+    if per_place:
+        for ranking, places in flight_finishing_order(flight=flight).items():
+            scale = per_place.get(ranking, [])
+            for place in places:
+                if place.final and place.rank <= len(scale):
+                    for entry in place.entries:
+                        points[entry.pk] += scale[place.rank - 1]
+    ranked = sorted(entries.values(), key=lambda e: (-points[e.pk], e.seed or 0, e.pk))
+    return [(e, points[e.pk]) for e in ranked]
+
+
+def event_unfinished_matches(*, event_id: int) -> QuerySet[TournamentMatch]:
+    """Matches of the event with both players known and no result yet (ready or
+    reported), with their flight, players and online match (for running clocks)."""
+    return (
+        TournamentMatch.objects.filter(flight__event_id=event_id, status__in=OPEN)
+        .select_related("flight", "entry_a__player", "entry_b__player", "online_match")
+        .order_by("table", "flight_id", "round", "index")
+    )
+
+
+__all__ = [
+    "BracketPage",
+    "PlaceRow",
+    "StandingRow",
+    "event_unfinished_matches",
+    "flight_bracket",
+    "flight_finishing_order",
+    "flight_finishing_order_csv",
+    "flight_season_points",
+    "flight_standings",
+]
