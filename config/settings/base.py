@@ -205,6 +205,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a "status": name each set of choices after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "EventStatusEnum": "tournaments.models.Event.Status",
+        "FlightStatusEnum": "tournaments.models.Flight.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+        "TournamentMatchStatusEnum": "tournaments.models.TournamentMatch.Status",
+        "MatchStatusEnum": "games.models.Match.Status",
+    },
 }
 
 LOGIN_URL = "login"

@@ -1,0 +1,254 @@
+"""Shapes of the tournaments API: inputs validated by DRF, outputs read from the models
+and selectors. Every write goes through :mod:`tournaments.services`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.engine.clock import PRESETS
+from tournaments.models import ClockPolicy, Entry, Event, Flight, Format, TournamentMatch
+
+
+# ====================================================================== outputs
+class EventOutput(serializers.ModelSerializer):
+    directors = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Event
+        fields = ["id", "name", "slug", "starts_on", "location", "status", "directors"]
+
+    def get_directors(self, event: Event) -> list[int]:
+        return [user.pk for user in event.directors.all()]
+
+
+class FlightSummaryOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Flight
+        fields = [
+            "id",
+            "name",
+            "format",
+            "status",
+            "seeding",
+            "seed",
+            "match_length",
+            "clock_preset",
+            "clock_policy",
+            "version",
+        ]
+
+
+class EventDetailOutput(EventOutput):
+    flights = FlightSummaryOutput(many=True, read_only=True)
+
+    class Meta(EventOutput.Meta):
+        fields = [*EventOutput.Meta.fields, "flights"]
+
+
+class EntryOutput(serializers.ModelSerializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+
+    class Meta:
+        model = Entry
+        fields = ["id", "player", "name", "seed", "rating", "status", "late"]
+
+
+class TournamentMatchOutput(serializers.ModelSerializer):
+    entry_a = serializers.IntegerField(source="entry_a_id", allow_null=True)
+    entry_b = serializers.IntegerField(source="entry_b_id", allow_null=True)
+    online_match = serializers.IntegerField(source="online_match_id", allow_null=True)
+    has_result = serializers.BooleanField()
+
+    class Meta:
+        model = TournamentMatch
+        fields = [
+            "id",
+            "slot_key",
+            "ranking",
+            "round",
+            "index",
+            "entry_a",
+            "entry_b",
+            "match_length",
+            "table",
+            "status",
+            "winner",
+            "score_a",
+            "score_b",
+            "games",
+            "online_match",
+            "report_a",
+            "report_b",
+            "has_result",
+            "decided_at",
+            "version",
+        ]
+
+
+class FlightRoundOutput(serializers.Serializer):
+    ranking = serializers.CharField()
+    number = serializers.IntegerField()
+    match_length = serializers.IntegerField()
+    clock_preset = serializers.CharField()
+    clock_policy = serializers.CharField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    published_at = serializers.DateTimeField(allow_null=True)
+
+
+class FlightDetailOutput(FlightSummaryOutput):
+    event = serializers.IntegerField(source="event_id")
+    options = serializers.DictField()
+    bracket = serializers.DictField(allow_null=True, help_text="the draw (brackets only)")
+    entries = serializers.SerializerMethodField()
+    rounds = serializers.SerializerMethodField()
+    matches = serializers.SerializerMethodField()
+
+    class Meta(FlightSummaryOutput.Meta):
+        fields = [
+            *FlightSummaryOutput.Meta.fields,
+            "event",
+            "options",
+            "bracket",
+            "entries",
+            "rounds",
+            "matches",
+        ]
+
+    def get_entries(self, flight: Flight) -> list[dict[str, Any]]:
+        return EntryOutput(self.context["page"].entries, many=True).data  # type: ignore[return-value]
+
+    def get_rounds(self, flight: Flight) -> list[dict[str, Any]]:
+        rounds = sorted(self.context["page"].rounds.values(), key=lambda r: (r.ranking, r.number))
+        return FlightRoundOutput(rounds, many=True).data  # type: ignore[return-value]
+
+    def get_matches(self, flight: Flight) -> list[dict[str, Any]]:
+        return TournamentMatchOutput(self.context["page"].matches, many=True).data  # type: ignore[return-value]
+
+
+class StandingOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    buchholz = serializers.IntegerField()
+    point_difference = serializers.IntegerField()
+
+
+class PlaceOutput(serializers.Serializer):
+    ranking = serializers.CharField(help_text="main, consolation, last_chance; '' for Swiss")
+    place = serializers.CharField(help_text='e.g. "1", "3-4"')
+    rank = serializers.IntegerField()
+    entries = serializers.ListField(child=serializers.IntegerField())
+    names = serializers.ListField(child=serializers.CharField())
+    final = serializers.BooleanField(help_text="false for players still in the running")
+
+
+# ====================================================================== inputs
+class EventCreateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    starts_on = serializers.DateField()
+    location = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    slug = serializers.SlugField(max_length=120, required=False, allow_blank=True, default="")
+
+
+class DirectorAddInput(serializers.Serializer):
+    user = serializers.IntegerField(help_text="the user id of the new director")
+
+
+class FlightCreateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    format = serializers.ChoiceField(choices=Format.choices)
+    options = serializers.DictField(required=False, default=dict)
+    seeding = serializers.ChoiceField(
+        choices=Flight.SeedingMethod.choices, default=Flight.SeedingMethod.RATING
+    )
+    match_length = serializers.IntegerField(min_value=1, max_value=25, default=5)
+    clock_preset = serializers.ChoiceField(
+        choices=[("", "none"), *((name, name) for name in PRESETS)], default=""
+    )
+    clock_policy = serializers.ChoiceField(choices=ClockPolicy.choices, default=ClockPolicy.OFF)
+
+
+class FlightRoundInput(serializers.Serializer):
+    ranking = serializers.CharField(
+        max_length=20, allow_blank=True, default="", help_text="the bracket part; '' for Swiss"
+    )
+    number = serializers.IntegerField(min_value=1, max_value=64)
+    match_length = serializers.IntegerField(min_value=1, max_value=25, required=False)
+    clock_preset = serializers.ChoiceField(
+        choices=[("", "none"), *((name, name) for name in PRESETS)], required=False
+    )
+    clock_policy = serializers.ChoiceField(choices=ClockPolicy.choices, required=False)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class EntryRegisterInput(serializers.Serializer):
+    player = serializers.IntegerField(required=False, help_text="an existing player's id")
+    name = serializers.CharField(
+        max_length=80, required=False, allow_blank=True, default="", help_text="a walk-in"
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("player" in attrs) == bool(attrs.get("name")):
+            raise serializers.ValidationError("Give either player (an id) or name (a walk-in).")
+        return attrs
+
+
+class DrawInput(serializers.Serializer):
+    seed = serializers.IntegerField(
+        required=False, min_value=0, help_text="random seeding: the seed to use (recorded)"
+    )
+
+
+class PublishInput(serializers.Serializer):
+    ranking = serializers.CharField(max_length=20, allow_blank=True, default="")
+    number = serializers.IntegerField(min_value=1, required=False)
+
+
+class GameInput(serializers.Serializer):
+    winner = serializers.ChoiceField(choices=[1, 2], help_text="1: side a, 2: side b")
+    points = serializers.IntegerField(min_value=1)
+    cube = serializers.IntegerField(min_value=1)
+
+
+class ResultInput(serializers.Serializer):
+    """The final score, or the games one by one (checked against R9-R11), or a walkover."""
+
+    score_a = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    score_b = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    games = GameInput(many=True, required=False)
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+
+
+class DirectorResultInput(ResultInput):
+    walkover_winner = serializers.ChoiceField(
+        choices=[("", ""), ("a", "a"), ("b", "b")], default="", required=False
+    )
+
+
+class CorrectionInput(DirectorResultInput):
+    reason = serializers.CharField(max_length=500)
+
+
+class VersionInput(serializers.Serializer):
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+
+
+class TableInput(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, max_value=999, allow_null=True)
+
+
+class StartOnlineInput(serializers.Serializer):
+    clock = serializers.BooleanField(
+        required=False, allow_null=True, default=None, help_text="null: the round's policy"
+    )
+
+
+class OnlineMatchOutput(serializers.Serializer):
+    match = serializers.IntegerField()
+    url = serializers.CharField()
