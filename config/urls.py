@@ -14,8 +14,10 @@ urlpatterns = [
     path("", include("games.urls")),
     path("notifications/", include("games.notification_urls")),
     path("clocks/", include("games.tableclock_urls")),
+    path("events/", include("tournaments.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api.urls")),
+    path("api/v1/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -52,15 +53,26 @@ def _render_result_to_confirm(context: Mapping[str, Any]) -> tuple[str, str]:
     return title, body
 
 
+def _flight_link(context: Mapping[str, Any]) -> str:
+    """The flight page, where the match is listed (and reported); older rows without
+    the ids link nowhere."""
+    slug, flight_id = context.get("event_slug"), context.get("flight_id")
+    if not slug or not flight_id:
+        return ""
+    return reverse("tournaments:flight", kwargs={"slug": slug, "flight_id": flight_id})
+
+
 register_kind(
     "match_ready",
     label=gettext_lazy("Tournament match ready"),
     default_channels=("in_app", "email"),
     render=_render_match_ready,
+    link=_flight_link,
 )
 register_kind(
     "result_to_confirm",
     label=gettext_lazy("Tournament result to confirm"),
     default_channels=("in_app",),
     render=_render_result_to_confirm,
+    link=_flight_link,
 )

@@ -1,0 +1,71 @@
+"""Concurrent result writes to one tournament match are serialised (non-negotiable 4):
+the flight row is locked for every write and the match carries a version. Real
+PostgreSQL, real threads, one connection each, released together by a barrier."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.tournaments.factories import DirectorFactory, EventFactory, flight_with, rated_players
+from tournaments import services
+from tournaments.models import ResultCorrection, TournamentMatch
+
+THREADS = 20
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_directors_entering_one_result_at_once_record_exactly_one():
+    director = DirectorFactory()
+    event = EventFactory(director=director)
+    flight = flight_with(event, rated_players(4))
+    services.flight_draw(flight_id=flight.pk, by=director)
+    row = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
+    final = TournamentMatch.objects.get(flight=flight, slot_key="M2-1")
+    token = Token.objects.create(user=director).key
+    barrier = threading.Barrier(THREADS)
+    results: list[tuple[int, str | None, int]] = []
+    lock = threading.Lock()
+
+    def worker(i: int) -> None:
+        try:
+            client = APIClient()
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+            # Half say side a won 5-i%5, half side b: conflicting results, same version.
+            a_wins = i % 2 == 0
+            body = {
+                "score_a": 5 if a_wins else i % 5,
+                "score_b": i % 5 if a_wins else 5,
+                "expected_version": row.version,
+            }
+            barrier.wait(timeout=30)
+            response = client.post(
+                f"/api/v1/tournament-matches/{row.pk}/result/", body, format="json"
+            )
+            with lock:
+                results.append((response.status_code, response.json().get("code"), i))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+    assert len(results) == THREADS
+    applied = [r for r in results if r[0] == 200]
+    assert len(applied) == 1
+    assert {r[:2] for r in results if r[0] != 200} == {(409, "stale_version")}
+    winner_index = applied[0][2]
+    row.refresh_from_db()
+    assert row.version > 0 and row.decided_at is not None
+    assert row.winner == ("a" if winner_index % 2 == 0 else "b")
+    assert ResultCorrection.objects.count() == 0
+    # The bracket advanced once: the winner is in the final, on side a.
+    final.refresh_from_db()
+    assert final.entry_a_id == (row.entry_a_id if row.winner == "a" else row.entry_b_id)
