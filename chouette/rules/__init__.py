@@ -1,0 +1,120 @@
+"""PURE chouette rules: seating and rotation, settlement, the ledger (RULES.md R13).
+
+No Django, no database, no I/O: immutable data in, immutable data out, JSON-friendly
+through ``to_dict``/``from_dict`` where the application stores it (profile, seating, game
+entry, seat change, stake). Every refusal is a :class:`ChouetteError` with a stable
+``code``. The Django side (models, services, pages) stores the outputs and calls these
+functions.
+
+* :mod:`~chouette.rules.profile`: the rule profile (``classic``/``individual``, options,
+  rotation variant).
+* :mod:`~chouette.rules.seating`: roll-off, the line, joining, sitting out, rotation.
+* :mod:`~chouette.rules.settlement`: the game entry, its validation, points per player,
+  the rotation outcome.
+* :mod:`~chouette.rules.ledger`: running totals, seat changes, undo of the last game.
+* :mod:`~chouette.rules.transfers`: fewest transfers, money at the stake, the summary.
+"""
+
+from chouette.rules.common import ChouetteError, PlayerId
+from chouette.rules.ledger import Event, GameRow, Ledger, SeatAction, SeatChange, Totals
+from chouette.rules.profile import (
+    CLASSIC,
+    PROFILE_KINDS,
+    ROTATION_VARIANTS,
+    Profile,
+    ProfileKind,
+    RotationVariant,
+)
+from chouette.rules.seating import (
+    MIN_START_PLAYERS,
+    RotationOutcome,
+    Seating,
+    come_back,
+    join,
+    roll_off_order,
+    rotate,
+    seating_from_order,
+    seating_from_rolls,
+    sit_out,
+)
+from chouette.rules.settlement import (
+    FATES,
+    RESULT_KINDS,
+    WINNERS,
+    Fate,
+    GameEntry,
+    MemberEntry,
+    ResultKind,
+    Winner,
+    box_side_result,
+    check_entry_seating,
+    member_points,
+    next_seating,
+    rotation_outcome,
+    settle,
+    split_box_share,
+    validate_entry,
+)
+from chouette.rules.transfers import (
+    EXACT_LIMIT,
+    PaymentLine,
+    PlayerTotal,
+    SessionSummary,
+    Stake,
+    Transfer,
+    fewest_transfers,
+    summarize,
+    zero_sum_groups,
+)
+
+__all__ = [
+    "CLASSIC",
+    "EXACT_LIMIT",
+    "FATES",
+    "MIN_START_PLAYERS",
+    "PROFILE_KINDS",
+    "RESULT_KINDS",
+    "ROTATION_VARIANTS",
+    "WINNERS",
+    "ChouetteError",
+    "Event",
+    "Fate",
+    "GameEntry",
+    "GameRow",
+    "Ledger",
+    "MemberEntry",
+    "PaymentLine",
+    "PlayerId",
+    "PlayerTotal",
+    "Profile",
+    "ProfileKind",
+    "ResultKind",
+    "RotationOutcome",
+    "RotationVariant",
+    "SeatAction",
+    "SeatChange",
+    "Seating",
+    "SessionSummary",
+    "Stake",
+    "Totals",
+    "Transfer",
+    "Winner",
+    "box_side_result",
+    "check_entry_seating",
+    "come_back",
+    "fewest_transfers",
+    "join",
+    "member_points",
+    "next_seating",
+    "roll_off_order",
+    "rotate",
+    "rotation_outcome",
+    "seating_from_order",
+    "seating_from_rolls",
+    "settle",
+    "sit_out",
+    "split_box_share",
+    "summarize",
+    "validate_entry",
+    "zero_sum_groups",
+]
