@@ -1,0 +1,72 @@
+"""``manage.py load_demo_tournament``: a demo event for the one-command local run.
+
+The demo club's eight players (``load_demo_club`` first) in a main + consolation
+knockout to 5 points (semi-finals 7, final 9), drawn by rating, with the first round
+played, so the event, bracket and director pages have something to show. The event's
+director is the user ``demo-director`` (no password: give one in the admin to log in as
+the director). Safe to run again: an existing demo event is left as it is.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Player
+from tournaments import services
+from tournaments.models import Event, TournamentMatch
+
+SLUG = "demo-kupa"
+#: Round 1 results by seed pairing (score of side a, side b): the upsets make it a story.
+ROUND_ONE = [(5, 3), (2, 5), (5, 4), (5, 1)]
+
+
+class Command(BaseCommand):
+    help = "Create the demo club's tournament (after load_demo_club)."
+
+    @transaction.atomic
+    def handle(self, *args: object, **options: object) -> None:
+        if Event.objects.filter(slug=SLUG).exists():
+            self.stdout.write("Demo tournament already there.")
+            return
+        players = list(Player.objects.order_by("-rating")[:8])
+        if len(players) < 8:
+            raise CommandError("Run load_demo_club first: the demo event needs 8 players.")
+        director, _ = get_user_model().objects.get_or_create(username="demo-director")
+        director.set_unusable_password()
+        director.save()
+        director.user_permissions.add(Permission.objects.get(codename="add_event"))
+        director = get_user_model().objects.get(pk=director.pk)  # fresh permission cache
+        event = services.event_create(
+            by=director,
+            name="Demo Kupa",
+            slug=SLUG,
+            starts_on=timezone.localdate(),
+            location="Klubhelyiség",
+        )
+        flight = services.flight_create(
+            event_id=event.pk,
+            by=director,
+            name="Open",
+            format="consolation",
+            options={"entry_rounds": 1},
+            match_length=5,
+        )
+        services.flight_round_set(
+            flight_id=flight.pk, by=director, ranking="main", number=2, match_length=7
+        )
+        services.flight_round_set(
+            flight_id=flight.pk, by=director, ranking="main", number=3, match_length=9
+        )
+        for player in players:
+            services.entry_register(flight_id=flight.pk, by=director, player_id=player.pk)
+        services.flight_draw(flight_id=flight.pk, by=director)
+        first = TournamentMatch.objects.filter(
+            flight=flight, ranking="main", round=1, status=TournamentMatch.Status.READY
+        ).order_by("index")
+        for row, (a, b) in zip(first, ROUND_ONE, strict=False):
+            services.result_enter(match_id=row.pk, by=director, score_a=a, score_b=b)
+        self.stdout.write(f"Demo tournament ready: /events/{SLUG}/")
