@@ -1038,6 +1038,7 @@ def match_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResp
             match_id=row.pk,
             by=request.user,
             reason=request.POST.get("reason", ""),
+            reset_later=request.POST.get("reset_later") == "on",
             expected_version=_version(request),
             **_result_input(request, walkover=True),
         )

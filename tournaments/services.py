@@ -826,14 +826,20 @@ def _advance(
         TournamentMatch.objects.bulk_update(ready, ["table"])
     _notify_ready(flight, ready, entries)
     fields = []
-    if _finished(flight, rows):
-        flight.status = Flight.Status.FINISHED
+    finished = _finished(flight, rows)
+    if finished != (flight.status == Flight.Status.FINISHED):
+        # Finished by this result, or open again after a correction reset a final.
+        flight.status = Flight.Status.FINISHED if finished else Flight.Status.DRAWN
         fields.append("status")
     _touch(flight, *fields)
     if fields:
         event = flight.event
-        if not event.flights.exclude(pk=flight.pk).exclude(status=Flight.Status.FINISHED).exists():
-            event.status = Event.Status.FINISHED
+        others_open = event.flights.exclude(pk=flight.pk).exclude(status=Flight.Status.FINISHED)
+        status = Event.Status.FINISHED if finished and not others_open.exists() else None
+        if not finished and event.status == Event.Status.FINISHED:
+            status = Event.Status.RUNNING
+        if status is not None and status != event.status:
+            event.status = status
             event.save(update_fields=["status"])
     return ready
 
@@ -1117,13 +1123,18 @@ def result_correct(
     score_b: int | None = None,
     games: Sequence[Mapping[str, Any]] | None = None,
     walkover_winner: str = "",
+    reset_later: bool = False,
     expected_version: int | None = None,
 ) -> TournamentMatch:
     """A director changes a result that stands; audited (who, when, old, new, why).
 
-    The bracket advances again from the new result. Refused (409
-    ``later_results_depend``, the slots in ``extra``) when the change would move a
-    player out of a later match that has a result, a report or an online match."""
+    The bracket advances again from the new result. When the change moves a player out
+    of a later match that already has a result, a report or an online match, it is
+    refused (409 ``later_results_depend``, the slots in ``extra``) unless
+    ``reset_later``: then those later matches (and, in turn, the ones that depended on
+    them) lose their results, each reset audited with the same reason, and are played
+    again by the right players. An online match of a reset match is unlinked (it stays
+    in the players' match history)."""
     with transaction.atomic():
         flight, row = _lock_match(match_id)
         _require_director(by, flight.event)
@@ -1142,39 +1153,70 @@ def result_correct(
             else _checked(row, score_a=score_a, score_b=score_b, games=games)
         )
         old = row.result_dict()
+        reset: list[TournamentMatch] = []
         if flight.is_bracket and new["winner"] != row.winner:
-            rows = list(flight.matches.all())
-            entries = list(flight.entries.all())
-            before = _resolve(flight, rows, entries)
-            results = _bracket_results(rows)
-            results[row.slot_key] = pairing.Result(new["winner"], bool(new.get("walkover")))
-            try:
-                after = _resolve(flight, rows, entries, results=results)
-            except pairing.PairingError:
-                after = None
-            blocked = [
-                m.slot_key
-                for m in rows
-                if m.pk != row.pk
-                and (m.decided_at or m.report_a or m.report_b or m.online_match_id)
-                and (
-                    after is None
-                    or (before[m.slot_key].a, before[m.slot_key].b)
-                    != (after[m.slot_key].a, after[m.slot_key].b)
-                )
-            ]
-            if blocked:
+            reset = _later_results_to_reset(flight, row, new)
+            if reset and not reset_later:
                 raise Conflict(
                     "later_results_depend",
                     _("Later matches were already played with these players: correct them first."),
-                    extra={"slots": blocked},
+                    extra={"slots": [m.slot_key for m in reset]},
                 )
+        for later in reset:
+            before = later.result_dict()
+            later.decided_at = later.decided_by = None  # type: ignore[assignment]
+            later.winner, later.score_a, later.score_b, later.games = "", None, None, []
+            later.report_a = later.report_b = None
+            later.online_match = None
+            later.status = TournamentMatch.Status.PENDING
+            later.version += 1
+            later.save()
+            ResultCorrection.objects.create(
+                match=later,
+                by=by,
+                old=before,
+                new=later.result_dict(),
+                reason=_("%(reason)s (reset: %(slot)s changed)")
+                % {"reason": reason, "slot": row.slot_key},
+            )
         _record(row, new, by=by)
         ResultCorrection.objects.create(
             match=row, by=by, old=old, new=row.result_dict(), reason=reason
         )
         _advance(flight)
         return row
+
+
+def _later_results_to_reset(
+    flight: Flight, row: TournamentMatch, new: Mapping[str, Any]
+) -> list[TournamentMatch]:
+    """The later matches of a bracket whose players would change with ``row``'s new
+    result and that already have a result, a report or an online match: found again
+    after each round of resets, since clearing one moves the players after it too."""
+    rows = list(flight.matches.all())
+    entries = list(flight.entries.all())
+    sides = {m.slot_key: (m.entry_a_id, m.entry_b_id) for m in rows}
+    results = _bracket_results(rows)
+    results[row.slot_key] = pairing.Result(new["winner"], bool(new.get("walkover")))
+    found: dict[str, TournamentMatch] = {}
+    while True:
+        after = _resolve(flight, rows, entries, results=results)
+        blocked = [
+            m
+            for m in rows
+            if m.pk != row.pk
+            and m.slot_key not in found
+            and (m.decided_at or m.report_a or m.report_b or m.online_match_id)
+            and sides[m.slot_key]
+            != tuple(
+                e if is_entrant(e) else None for e in (after[m.slot_key].a, after[m.slot_key].b)
+            )
+        ]
+        if not blocked:
+            return sorted(found.values(), key=lambda m: (m.round, m.ranking, m.index))
+        for m in blocked:
+            found[m.slot_key] = m
+            results.pop(m.slot_key, None)
 
 
 def match_set_table(*, match_id: int, by: Any, table: int | None) -> TournamentMatch:

@@ -497,6 +497,16 @@ def test_confirming_and_correcting_with_the_audit_list(en, event, director, draw
     refused = en.post(correct, {"score_a": "0", "score_b": "3", "reason": "oops"}, follow=True)
     assert "Later matches were already played" in refused.content.decode()
     assert final.slot_key in refused.content.decode()
+    # With the box ticked, the final's result is reset (audited) and it is played again.
+    done = en.post(
+        correct,
+        {"score_a": "0", "score_b": "3", "reason": "oops", "reset_later": "on"},
+        follow=True,
+    )
+    assert "The result was corrected." in done.content.decode()
+    final.refresh_from_db()
+    assert final.decided_at is None and final.status == "ready"
+    assert ResultCorrection.objects.filter(match=final).count() == 1
 
 
 def test_setting_a_table_and_starting_online(en, event, director):

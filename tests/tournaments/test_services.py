@@ -223,6 +223,34 @@ def test_a_correction_is_audited_and_moves_the_winner_on(drawn, director):
     assert ResultCorrection.objects.filter(match=m2).count() == 2
 
 
+def test_a_correction_may_reset_the_later_results_that_depended_on_it(drawn, director):
+    flight, _ = drawn
+    m1, m2 = _match(flight, "M1-1"), _match(flight, "M1-2")
+    services.result_enter(match_id=m1.pk, by=director, score_a=5, score_b=2)
+    services.result_enter(match_id=m2.pk, by=director, score_a=5, score_b=4)
+    final = _match(flight, "M2-1")
+    services.result_enter(match_id=final.pk, by=director, score_a=5, score_b=0)
+    assert Flight.objects.get(pk=flight.pk).status == "finished"
+    corrected = services.result_correct(
+        match_id=m2.pk,
+        by=director,
+        reason="wrong winner on the sheet",
+        score_a=4,
+        score_b=5,
+        reset_later=True,
+    )
+    assert corrected.winner == "b"
+    final = _match(flight, "M2-1")
+    # The final is to be played again, by the right players; both corrections audited.
+    assert (final.entry_a_id, final.entry_b_id) == (m1.entry_a_id, m2.entry_b_id)
+    assert final.status == "ready" and final.decided_at is None and final.score_a is None
+    reset = ResultCorrection.objects.get(match=final)
+    assert reset.old["winner"] == "a" and reset.new["winner"] == ""
+    assert "wrong winner on the sheet" in reset.reason and "M1-2" in reset.reason
+    assert ResultCorrection.objects.filter(match=m2).count() == 1
+    assert Flight.objects.get(pk=flight.pk).status == "drawn"
+
+
 # ====================================================================== withdrawals, late entries
 def test_withdrawal_gives_the_opponent_a_walkover_that_advances(drawn, director):
     flight, _ = drawn

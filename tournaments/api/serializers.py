@@ -233,6 +233,11 @@ class DirectorResultInput(ResultInput):
 
 class CorrectionInput(DirectorResultInput):
     reason = serializers.CharField(max_length=500)
+    reset_later = serializers.BooleanField(
+        default=False,
+        help_text="reset the later results that depended on this one (else 409 "
+        "later_results_depend)",
+    )
 
 
 class VersionInput(serializers.Serializer):

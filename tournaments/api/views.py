@@ -357,7 +357,8 @@ class ResultConfirmApi(APIView):
 
 class ResultCorrectApi(APIView):
     """A director corrects a result that stands; the old and new results, who and when
-    are kept. Refused (409) when later results depend on it."""
+    are kept. Refused (409 ``later_results_depend``) when later results depend on it,
+    unless ``reset_later``: those are then cleared (each audited) and played again."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -368,6 +369,7 @@ class ResultCorrectApi(APIView):
             match_id=match_id,
             by=request.user,
             reason=data["reason"],
+            reset_later=data["reset_later"],
             walkover_winner=data.get("walkover_winner", ""),
             **_result_args(data),
         )
