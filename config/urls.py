@@ -15,9 +15,11 @@ urlpatterns = [
     path("notifications/", include("games.notification_urls")),
     path("clocks/", include("games.tableclock_urls")),
     path("events/", include("tournaments.urls")),
+    path("chouette/", include("chouette.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("tournaments.api.urls")),
+    path("api/v1/", include("chouette.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

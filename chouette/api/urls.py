@@ -1,0 +1,56 @@
+"""The chouette API (included at ``api/v1/``)."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "chouette-api"
+
+urlpatterns = [
+    path("chouette/sessions/", views.SessionListApi.as_view(), name="session-list"),
+    path(
+        "chouette/sessions/<int:session_id>/",
+        views.SessionDetailApi.as_view(),
+        name="session-detail",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/join/",
+        views.SessionJoinApi.as_view(),
+        name="session-join",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/sit-out/",
+        views.SessionSitOutApi.as_view(),
+        name="session-sit-out",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/come-back/",
+        views.SessionComeBackApi.as_view(),
+        name="session-come-back",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/games/preview/",
+        views.GamePreviewApi.as_view(),
+        name="game-preview",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/games/",
+        views.GameRecordApi.as_view(),
+        name="game-record",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/undo/",
+        views.GameUndoApi.as_view(),
+        name="game-undo",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/summary/",
+        views.SessionSummaryApi.as_view(),
+        name="session-summary",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/end/",
+        views.SessionEndApi.as_view(),
+        name="session-end",
+    ),
+]

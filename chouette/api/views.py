@@ -1,0 +1,337 @@
+"""The chouette API: sessions, seating, game entry (preview and record), undo, summary.
+
+Reading is public (a club's scoreboard is meant to be seen). Every write, and the game
+preview, needs a login and goes through :mod:`chouette.services`, which decides who may
+do it: the session's creator, its players with a login, and staff (403
+``not_in_session`` otherwise). Errors leave as ``{"code", "detail"}`` (``config.api``):
+401 without a login, 403, 404, 409 (a stale ``expected_version``, ``session_ended``,
+``nothing_to_undo``), 400 with the rules' code (``entry_seating_mismatch``,
+``missing_result``, ...; ``reason`` holds the rules' English explanation)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from chouette import rules, selectors, services
+from chouette.models import ChouetteEvent, ChouetteSession
+from games.api.notifications import ErrorOutput
+
+from .serializers import (
+    GameInput,
+    PreviewOutput,
+    RecordedGameOutput,
+    SeatInput,
+    SessionCreateInput,
+    SessionDetailOutput,
+    SessionOutput,
+    SummaryOutput,
+    VersionInput,
+)
+
+ERRORS = {
+    400: ErrorOutput,
+    401: ErrorOutput,
+    403: ErrorOutput,
+    404: ErrorOutput,
+    409: ErrorOutput,
+}
+#: Sessions listed by ``GET /chouette/sessions/`` (newest first).
+LIST_LIMIT = 100
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    data = serializer_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+def _points(points: dict[Any, int]) -> list[dict[str, int]]:
+    return [{"player": int(p), "points": v} for p, v in points.items()]
+
+
+def seating_data(seating: rules.Seating, profile: rules.Profile) -> dict[str, Any]:
+    return {
+        "box": seating.box,
+        "captain": seating.captain,
+        "partner": seating.partner(profile),
+        "team": list(seating.team(profile)),
+        "line": list(seating.line),
+        "out": list(seating.out),
+    }
+
+
+def _game_data(line: selectors.GameLine) -> dict[str, Any]:
+    return {
+        "number": line.number,
+        "event": line.event.pk,
+        "seq": line.event.seq,
+        "entry": line.event.data,
+        "points": _points(line.points),
+        "created_at": line.event.created_at,
+    }
+
+
+def detail_data(session_id: int) -> dict[str, Any]:
+    try:
+        board = selectors.scoreboard(session_id=session_id, last=None)
+    except ChouetteSession.DoesNotExist:
+        raise Http404 from None
+    session = board.session
+    return {
+        **SessionOutput(session).data,
+        "rolls": session.rolls,
+        "rolled_by_server": session.rolled_by_server,
+        "start_seating": session.start_seating,
+        "seating": seating_data(board.seating, board.profile),
+        "players": [_seat_data(s) for s in board.seats],
+        "games": [_game_data(g) for g in board.games],
+        "game_count": board.game_count,
+    }
+
+
+def _seat_data(seat: selectors.Seat) -> dict[str, Any]:
+    return {
+        "player": seat.player_id,
+        "name": seat.name,
+        "role": seat.role,
+        "position": seat.position,
+        "total": seat.total,
+        "last_cube": seat.last_cube,
+        "last_fate": seat.last_fate,
+    }
+
+
+def _detail(session_id: int, code: int = status.HTTP_200_OK) -> Response:
+    return Response(SessionDetailOutput(detail_data(session_id)).data, status=code)
+
+
+def _version(data: dict[str, Any]) -> int | None:
+    return data.get("expected_version")
+
+
+# ====================================================================== sessions
+class SessionListApi(APIView):
+    """Sessions, the newest first. ``POST``: start a session (anyone logged in): the
+    players, the stake, the rule profile, and the roll-off (the table's ``rolls``, or
+    none and the server rolls)."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        responses={200: SessionOutput(many=True)},
+        parameters=[OpenApiParameter("status", str, enum=["open", "ended"], required=False)],
+    )
+    def get(self, request: Request) -> Response:
+        rows = ChouetteSession.objects.all()
+        if request.query_params.get("status") in ChouetteSession.Status.values:
+            rows = rows.filter(status=request.query_params["status"])
+        return Response(SessionOutput(rows[:LIST_LIMIT], many=True).data)
+
+    @extend_schema(request=SessionCreateInput, responses={201: SessionDetailOutput, **ERRORS})
+    def post(self, request: Request) -> Response:
+        data = _valid(SessionCreateInput, request)
+        rolls = data.get("rolls")
+        session = services.session_create(
+            by=request.user,
+            name=data["name"],
+            player_ids=data["players"],
+            stake_per_point=data.get("stake_per_point"),
+            currency=data.get("currency", ""),
+            profile=data.get("profile") or {},
+            rolls=None if rolls is None else {r["player"]: list(r["rolls"]) for r in rolls},
+        )
+        return _detail(session.pk, status.HTTP_201_CREATED)
+
+
+class SessionDetailApi(APIView):
+    """A session: its seating (box, captain, partner, team, out), every player's running
+    total and the last game's cube, and every game (newest first)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: SessionDetailOutput, 404: ErrorOutput})
+    def get(self, request: Request, session_id: int) -> Response:
+        return _detail(session_id)
+
+
+class _SeatApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    service: Any = None
+
+    @extend_schema(request=SeatInput, responses={200: SessionDetailOutput, **ERRORS})
+    def post(self, request: Request, session_id: int) -> Response:
+        data = _valid(SeatInput, request)
+        type(self).service(
+            session_id=session_id,
+            by=request.user,
+            player_id=data["player"],
+            expected_version=_version(data),
+        )
+        return _detail(session_id)
+
+
+class SessionJoinApi(_SeatApi):
+    """A newcomer joins at the end of the line."""
+
+    service = staticmethod(services.session_join)
+
+
+class SessionSitOutApi(_SeatApi):
+    """A seated player sits out between games (a box who sits out hands the box to the
+    captain)."""
+
+    service = staticmethod(services.session_sit_out)
+
+
+class SessionComeBackApi(_SeatApi):
+    """A player sitting out comes back at the end of the line."""
+
+    service = staticmethod(services.session_come_back)
+
+
+class SessionEndApi(APIView):
+    """End the session (no more games); the summary stays."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=VersionInput, responses={200: SessionDetailOutput, **ERRORS})
+    def post(self, request: Request, session_id: int) -> Response:
+        data = _valid(VersionInput, request)
+        services.session_end(
+            session_id=session_id, by=request.user, expected_version=_version(data)
+        )
+        return _detail(session_id)
+
+
+class SessionSummaryApi(APIView):
+    """Net points per player, money at the stake, and the fewest transfers that settle
+    every debt (the summary so far while the session is open)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: SummaryOutput, 404: ErrorOutput})
+    def get(self, request: Request, session_id: int) -> Response:
+        found = services.session_summary(session_id=session_id)
+        names, session = found.names, found.session
+        return Response(
+            SummaryOutput(
+                {
+                    "session": session.pk,
+                    "status": session.status,
+                    "stake_per_point": session.stake_per_point,
+                    "currency": session.currency,
+                    "players": [
+                        {
+                            "player": p.player,
+                            "name": names.get(int(p.player), ""),
+                            "points": p.points,
+                            "money": p.money,
+                        }
+                        for p in found.summary.players
+                    ],
+                    "transfers": [
+                        {
+                            "payer": t.payer,
+                            "payer_name": names.get(int(t.payer), ""),
+                            "payee": t.payee,
+                            "payee_name": names.get(int(t.payee), ""),
+                            "points": t.points,
+                            "money": t.money,
+                        }
+                        for t in found.summary.transfers
+                    ],
+                }
+            ).data
+        )
+
+
+# ====================================================================== games
+def _entry(data: dict[str, Any]) -> dict[str, Any]:
+    entry = dict(data["entry"])
+    entry["members"] = [dict(m) for m in entry["members"]]
+    entry["initial_double_groups"] = [list(g) for g in entry.get("initial_double_groups", [])]
+    return entry
+
+
+class GamePreviewApi(APIView):
+    """Validate a game entry and return each player's points and the next seating,
+    saving nothing (the phone shows them before saving)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=GameInput, responses={200: PreviewOutput, **ERRORS})
+    def post(self, request: Request, session_id: int) -> Response:
+        data = _valid(GameInput, request)
+        preview = services.game_preview(session_id=session_id, by=request.user, entry=_entry(data))
+        session = ChouetteSession.objects.get(pk=session_id)
+        return Response(
+            PreviewOutput(
+                {
+                    "points": _points(preview.points),
+                    "totals_after": _points(preview.totals_after),
+                    "seating_after": seating_data(
+                        preview.seating_after, services.profile_of(session)
+                    ),
+                }
+            ).data
+        )
+
+
+def _recorded(event: ChouetteEvent, code: int = status.HTTP_200_OK) -> Response:
+    session = ChouetteSession.objects.get(pk=event.session_id)
+    number = session.events.filter(kind="game", undone=False, seq__lte=event.seq).count()
+    return Response(
+        RecordedGameOutput(
+            {
+                "number": number,
+                "event": event.pk,
+                "seq": event.seq,
+                "entry": event.data,
+                "points": _points(dict(event.lines.values_list("player_id", "points"))),
+                "created_at": event.created_at,
+                "version": session.version,
+                "undone": event.undone,
+            }
+        ).data,
+        status=code,
+    )
+
+
+class GameRecordApi(APIView):
+    """Record a played game: the entry's box, captain, partner and team must be the
+    current seating's; the ledger lines are stored and the seating moves on (R13)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=GameInput, responses={201: RecordedGameOutput, **ERRORS})
+    def post(self, request: Request, session_id: int) -> Response:
+        data = _valid(GameInput, request)
+        event = services.game_record(
+            session_id=session_id,
+            by=request.user,
+            entry=_entry(data),
+            expected_version=_version(data),
+        )
+        return _recorded(event, status.HTTP_201_CREATED)
+
+
+class GameUndoApi(APIView):
+    """Undo the last game: totals and seating as if it had never been entered (the game
+    stays in the history, marked undone)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=VersionInput, responses={200: RecordedGameOutput, **ERRORS})
+    def post(self, request: Request, session_id: int) -> Response:
+        data = _valid(VersionInput, request)
+        event = services.game_undo_last(
+            session_id=session_id, by=request.user, expected_version=_version(data)
+        )
+        return _recorded(event)

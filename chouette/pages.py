@@ -1,0 +1,548 @@
+"""Chouette pages: the session list and a new session; the live scoreboard (phone, and
+``?wall=1`` for a big screen); the game entry from a phone with **Preview** before
+**Save**; seat changes, undo and the end; the summary with the fewest transfers; a
+player's totals per session.
+
+Plain Django function views, like :mod:`tournaments.pages`. Every page works without
+JavaScript: each action is a form post to the same services the API uses
+(:mod:`chouette.services`), answered by a redirect (POST-redirect-GET) and, when a
+service refuses, the error's human message through :mod:`django.contrib.messages`. The
+game entry's **Preview** is the one post answered with a page: it saves nothing and
+shows the same form again with every player's points. The scoreboard refreshes itself
+with a ``<meta http-equiv="refresh">`` (no JavaScript needed).
+
+Who sees what: anyone reads the list, a scoreboard, a summary and a player's totals.
+The session's creator, its players with a login and staff (:func:`services.may_write`)
+get the forms; anonymous users are sent to log in, anyone else gets 403 (the services
+check again).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from decimal import Decimal
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from chouette import rules, selectors, services
+from chouette.messages import rule_message
+from chouette.models import ChouetteSession
+from games.errors import ApplicationError, ValidationFailed
+from games.models import Player
+
+#: Seconds between the refreshes of the scoreboard (phone) and of the wall display.
+REFRESH_SECONDS = 30
+WALL_REFRESH_SECONDS = 15
+#: Sessions listed on the list page.
+LIST_LIMIT = 50
+
+FATE_LABELS = {
+    "took": gettext_lazy("took"),
+    "dropped": gettext_lazy("dropped"),
+    "box_dropped": gettext_lazy("box dropped"),
+}
+KIND_LABELS = {
+    "single": gettext_lazy("single"),
+    "gammon": gettext_lazy("gammon"),
+    "backgammon": gettext_lazy("backgammon"),
+}
+ROLE_LABELS = {
+    "box": gettext_lazy("box"),
+    "partner": gettext_lazy("box partner"),
+    "captain": gettext_lazy("captain"),
+    "team": gettext_lazy("team"),
+    "out": gettext_lazy("sitting out"),
+}
+
+
+# ====================================================================== access
+def _error(request: HttpRequest, exc: ApplicationError) -> None:
+    messages.error(request, str(exc.detail))
+
+
+def _form_error(request: HttpRequest, form: forms.Form) -> None:
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else ""
+        for error in errors:
+            messages.error(request, f"{label}: {error}" if label else error)
+
+
+def writer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The view gets the session when the user may write to it; anonymous users are sent
+    to log in, other users get 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, session_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        session = get_object_or_404(ChouetteSession, pk=session_id)
+        if not services.may_write(request.user, session):
+            raise DjangoPermissionDenied
+        return view(request, session, *args, **kwargs)
+
+    return wrapper
+
+
+def _scoreboard_url(session_id: int) -> str:
+    return reverse("chouette:scoreboard", kwargs={"session_id": session_id})
+
+
+def _version(request: HttpRequest) -> int | None:
+    raw = request.POST.get("expected_version", "")
+    return int(raw) if raw.isdigit() else None
+
+
+# ====================================================================== list, create
+PROFILE_KINDS = [
+    ("classic", gettext_lazy("classic: one team cube")),
+    ("individual", gettext_lazy("individual: every member has an own cube")),
+]
+ROTATIONS = [
+    ("standard", gettext_lazy("standard: the box stays if it beat the captain")),
+    ("box_needs_net_profit", gettext_lazy("the box must also show a net profit to stay")),
+]
+
+
+class SessionForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    players = forms.ModelMultipleChoiceField(
+        label=gettext_lazy("Players"),
+        queryset=Player.objects.filter(is_active=True).order_by("name"),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=gettext_lazy("Three or more."),
+    )
+    rolls = forms.CharField(
+        label=gettext_lazy("Roll-off"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=gettext_lazy(
+            "One line per player: the name, then the die and any re-rolls after a tie "
+            "(e.g. “Anna 3 5”). Leave empty and the server rolls."
+        ),
+    )
+    stake_per_point = forms.DecimalField(
+        label=gettext_lazy("Stake per point"),
+        required=False,
+        min_value=0,
+        max_digits=10,
+        decimal_places=2,
+    )
+    currency = forms.CharField(
+        label=gettext_lazy("Currency"), required=False, max_length=3, initial="HUF"
+    )
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Rule profile"), choices=PROFILE_KINDS, initial="classic"
+    )
+    rotation = forms.ChoiceField(
+        label=gettext_lazy("Rotation"), choices=ROTATIONS, initial="standard"
+    )
+    jacoby = forms.BooleanField(label=gettext_lazy("Jacoby rule (per cube)"), required=False)
+    beavers = forms.BooleanField(label=gettext_lazy("Beavers"), required=False)
+    raccoons = forms.BooleanField(label=gettext_lazy("Raccoons"), required=False)
+    automatic_doubles = forms.IntegerField(
+        label=gettext_lazy("Automatic doubles (at most)"), min_value=0, max_value=6, initial=0
+    )
+    box_must_take_half = forms.BooleanField(
+        label=gettext_lazy("The box must take at least half of simultaneous initial doubles"),
+        required=False,
+    )
+    box_partner = forms.BooleanField(
+        label=gettext_lazy("Box partner from six players"), required=False
+    )
+    backgammon_value = forms.TypedChoiceField(
+        label=gettext_lazy("A backgammon counts"),
+        choices=[(3, "3"), (2, "2"), (1, "1")],
+        coerce=int,
+        initial=3,
+    )
+
+
+ROLL_LINE = re.compile(r"^\s*(?P<name>.*?)[\s:]+(?P<dice>\d(?:[\s,]+\d)*)\s*$")
+
+
+def _parse_rolls(text: str, players: list[Player]) -> dict[int, list[int]] | None:
+    """``"Anna 3 5"`` lines as player id -> dice; ``None`` when the field is empty."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    by_name = {p.name.casefold(): p.pk for p in players}
+    out: dict[int, list[int]] = {}
+    for line in lines:
+        match = ROLL_LINE.match(line)
+        pid = by_name.get(match.group("name").strip().casefold()) if match else None
+        if match is None or pid is None:
+            raise ValidationFailed(
+                "invalid_roll_line",
+                _("Roll-off line not understood: “%(line)s”. Write a player's name and dice.")
+                % {"line": line.strip()},
+            )
+        out[pid] = [int(d) for d in re.split(r"[\s,]+", match.group("dice").strip())]
+    return out
+
+
+def _profile_from(data: dict[str, Any]) -> dict[str, Any]:
+    profile = {
+        "kind": data["kind"],
+        "rotation": data["rotation"],
+        "jacoby": data["jacoby"],
+        "automatic_doubles": data["automatic_doubles"] or 0,
+        "backgammon_value": data["backgammon_value"],
+    }
+    if data["kind"] == "individual":
+        for name in ("beavers", "raccoons", "box_must_take_half", "box_partner"):
+            profile[name] = data[name]
+    return profile
+
+
+def session_list(request: HttpRequest) -> HttpResponse:
+    sessions = ChouetteSession.objects.all()[:LIST_LIMIT]
+    form = SessionForm() if request.user.is_authenticated else None
+    return render(request, "chouette/session_list.html", {"sessions": sessions, "form": form})
+
+
+def session_create(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if request.method != "POST":
+        return redirect("chouette:session-list")
+    form = SessionForm(request.POST)
+    if not form.is_valid():
+        _form_error(request, form)
+        sessions = ChouetteSession.objects.all()[:LIST_LIMIT]
+        return render(
+            request, "chouette/session_list.html", {"sessions": sessions, "form": form}, status=400
+        )
+    data = form.cleaned_data
+    chosen = list(data["players"])
+    stake = data["stake_per_point"]
+    try:
+        session = services.session_create(
+            by=request.user,
+            name=data["name"],
+            player_ids=[p.pk for p in chosen],
+            stake_per_point=Decimal(stake) if stake is not None else None,
+            currency=data["currency"],
+            profile=_profile_from(data),
+            rolls=_parse_rolls(data["rolls"], chosen),
+        )
+    except ApplicationError as exc:
+        _error(request, exc)
+        sessions = ChouetteSession.objects.all()[:LIST_LIMIT]
+        return render(
+            request, "chouette/session_list.html", {"sessions": sessions, "form": form}, status=400
+        )
+    messages.success(request, _("The session has started. Good luck!"))
+    return redirect(_scoreboard_url(session.pk))
+
+
+# ====================================================================== scoreboard
+def _board_or_404(session_id: int, last: int | None = selectors.LAST_GAMES) -> selectors.Scoreboard:
+    try:
+        return selectors.scoreboard(session_id=session_id, last=last)
+    except ChouetteSession.DoesNotExist:
+        raise Http404 from None
+
+
+def _game_rows(board: selectors.Scoreboard) -> list[dict[str, Any]]:
+    """The last games for the table: number, box, result, every seat's points."""
+    rows = []
+    for game in board.games:
+        result = (
+            _("%(winner)s wins a %(kind)s")
+            % {
+                "winner": _("box") if game.winner == "box" else _("team"),
+                "kind": KIND_LABELS.get(game.kind or "", game.kind),
+            }
+            if game.winner
+            else _("every cube dropped")
+        )
+        rows.append(
+            {
+                "game": game,
+                "box": board.names.get(game.box, ""),
+                "result": result,
+                "cells": [game.points.get(s.player_id) for s in board.seats],
+            }
+        )
+    return rows
+
+
+def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The live scoreboard: the seating line with box, captain, partner and team marked,
+    the last game's cubes, running totals and the last games; ``?wall=1`` for a big
+    screen (no header, large type). Both refresh themselves."""
+    board = _board_or_404(session_id)
+    wall = request.GET.get("wall") == "1"
+    can_write = services.may_write(request.user, board.session)
+    context: dict[str, Any] = {
+        "board": board,
+        "session": board.session,
+        "seats": [{"seat": s, "role_label": ROLE_LABELS[s.role]} for s in board.seats],
+        "game_rows": _game_rows(board),
+        "fate_labels": FATE_LABELS,
+        "can_write": can_write and board.session.is_open,
+        "refresh_seconds": WALL_REFRESH_SECONDS if wall else REFRESH_SECONDS,
+    }
+    if wall:
+        return render(request, "chouette/wall.html", context)
+    if can_write and board.session.is_open:
+        in_session = set(board.names)
+        context["newcomers"] = Player.objects.filter(is_active=True).exclude(pk__in=in_session)
+    return render(request, "chouette/scoreboard.html", context)
+
+
+@require_POST
+@writer_required
+def seat_change(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+    action = request.POST.get("action", "")
+    service = {
+        "join": services.session_join,
+        "sit_out": services.session_sit_out,
+        "come_back": services.session_come_back,
+    }.get(action)
+    raw = request.POST.get("player", "")
+    if service is None or not raw.isdigit():
+        messages.error(request, _("Choose a player."))
+        return redirect(_scoreboard_url(session.pk))
+    try:
+        service(
+            session_id=session.pk,
+            by=request.user,
+            player_id=int(raw),
+            expected_version=_version(request),
+        )
+    except ApplicationError as exc:
+        _error(request, exc)
+    else:
+        messages.success(request, _("The seating has changed."))
+    return redirect(_scoreboard_url(session.pk))
+
+
+@require_POST
+@writer_required
+def game_undo(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+    try:
+        services.game_undo_last(
+            session_id=session.pk, by=request.user, expected_version=_version(request)
+        )
+    except ApplicationError as exc:
+        _error(request, exc)
+    else:
+        messages.success(request, _("The last game has been undone."))
+    return redirect(_scoreboard_url(session.pk))
+
+
+@require_POST
+@writer_required
+def session_end(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+    try:
+        services.session_end(
+            session_id=session.pk, by=request.user, expected_version=_version(request)
+        )
+    except ApplicationError as exc:
+        _error(request, exc)
+        return redirect(_scoreboard_url(session.pk))
+    messages.success(request, _("The session has ended."))
+    return redirect("chouette:summary", session_id=session.pk)
+
+
+# ====================================================================== game entry
+def _int(value: str, default: int | None = None) -> int | None:
+    value = (value or "").strip()
+    if not value:
+        return default
+    if not re.fullmatch(r"-?\d+", value):
+        raise ValidationFailed("invalid_data", rule_message("invalid_data"))
+    return int(value)
+
+
+def _entry_from_post(post: Any, board: selectors.Scoreboard) -> dict[str, Any]:
+    """The game entry the form describes (shape only: the rules judge it)."""
+    box = _int(post.get("box", ""))
+    captain = _int(post.get("captain", ""))
+    partner = _int(post.get("partner", ""))
+    seated = [int(p) for p in board.seating.seated]
+    team = [p for p in seated if p not in (box, partner)]
+    if captain in team:
+        team.remove(captain)
+        team.insert(0, captain)
+    members = [
+        {
+            "player": p,
+            "cube": _int(post.get(f"cube-{p}", ""), 1),
+            "fate": post.get(f"fate-{p}", "took"),
+            "beavers": _int(post.get(f"beavers-{p}", ""), 0),
+            "raccoons": _int(post.get(f"raccoons-{p}", ""), 0),
+        }
+        for p in team
+    ]
+    winner = post.get("winner") or None
+    return {
+        "box": box,
+        "captain": captain,
+        "partner": partner,
+        "members": members,
+        "winner": winner,
+        "kind": (post.get("kind") or None) if winner else None,
+        "initial_cube": _int(post.get("initial_cube", ""), 1),
+    }
+
+
+def _form_values(board: selectors.Scoreboard, post: Any | None) -> dict[str, Any]:
+    """The entry form's values: the posted ones, or the seating's (box, captain,
+    partner), every cube at the initial value, taken."""
+    profile, seating = board.profile, board.seating
+    if post is not None:
+        return {k: post.get(k, "") for k in post}
+    partner = seating.partner(profile)
+    values: dict[str, Any] = {
+        "box": str(seating.box),
+        "captain": str(seating.captain),
+        "partner": "" if partner is None else str(partner),
+        "winner": "team",
+        "kind": "single",
+        "initial_cube": "1",
+    }
+    for p in seating.line:
+        values[f"cube-{p}"] = "1"
+        values[f"fate-{p}"] = "took"
+        values[f"beavers-{p}"] = "0"
+        values[f"raccoons-{p}"] = "0"
+    return values
+
+
+def _cubes(profile: rules.Profile) -> list[int]:
+    out, value = [], 1
+    while value <= profile.max_cube:
+        out.append(value)
+        value *= 2
+    return out
+
+
+@writer_required
+def game_entry(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+    """Enter a game from a phone: box, captain (and partner) prefilled from the seating,
+    every member's cube and fate (and beavers, raccoons per profile), the winner and
+    the result. **Preview** shows each player's points and saves nothing; **Save**
+    records the game."""
+    board = _board_or_404(session.pk, last=1)
+    if not session.is_open:
+        messages.error(request, _("This chouette session has ended."))
+        return redirect(_scoreboard_url(session.pk))
+    preview = None
+    status = 200
+    post = request.POST if request.method == "POST" else None
+    if post is not None:
+        try:
+            entry = _entry_from_post(post, board)
+            if post.get("action") == "save":
+                services.game_record(
+                    session_id=session.pk,
+                    by=request.user,
+                    entry=entry,
+                    expected_version=_version(request),
+                )
+                messages.success(request, _("The game has been saved."))
+                return redirect(_scoreboard_url(session.pk))
+            found = services.game_preview(session_id=session.pk, by=request.user, entry=entry)
+            preview = {
+                "rows": [
+                    {
+                        "name": board.names.get(p, str(p)),
+                        "points": v,
+                        "total": found.totals_after.get(p, 0),
+                    }
+                    for p, v in found.points.items()
+                ],
+                "box": board.names.get(int(found.seating_after.box), ""),
+                "captain": board.names.get(int(found.seating_after.captain), ""),
+            }
+        except ApplicationError as exc:
+            _error(request, exc)
+            status = 400
+    profile = board.profile
+    seated = [
+        {"id": s.player_id, "name": s.name, "role": s.role} for s in board.seats if s.role != "out"
+    ]
+    values = _form_values(board, post)
+    members = [
+        {
+            **s,
+            "cube": values.get(f"cube-{s['id']}", "1"),
+            "fate": values.get(f"fate-{s['id']}", "took"),
+            "beavers": values.get(f"beavers-{s['id']}", "0"),
+            "raccoons": values.get(f"raccoons-{s['id']}", "0"),
+        }
+        for s in seated
+        if s["role"] != "box"
+    ]
+    context = {
+        "board": board,
+        "session": session,
+        "seated": seated,
+        "members": members,
+        "values": values,
+        "preview": preview,
+        "profile": profile,
+        "cubes": _cubes(profile),
+        "initial_cubes": [c for c in _cubes(profile) if c <= profile.max_initial_cube],
+        "fates": list(FATE_LABELS.items()),
+        "kinds": list(KIND_LABELS.items()),
+        "has_partner": profile.box_partner,
+    }
+    return render(request, "chouette/game_entry.html", context, status=status)
+
+
+# ====================================================================== summary, player
+def summary(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Net points, money at the stake and the fewest transfers that settle."""
+    try:
+        found = services.session_summary(session_id=session_id)
+    except ApplicationError:
+        raise Http404 from None
+    names = found.names
+    return render(
+        request,
+        "chouette/summary.html",
+        {
+            "session": found.session,
+            "players": [
+                {"name": names.get(int(p.player), ""), "points": p.points, "money": p.money}
+                for p in found.summary.players
+            ],
+            "transfers": [
+                {
+                    "payer": names.get(int(t.payer), ""),
+                    "payee": names.get(int(t.payee), ""),
+                    "points": t.points,
+                    "money": t.money,
+                }
+                for t in found.summary.transfers
+            ],
+            "currency": found.session.currency,
+            "can_write": services.may_write(request.user, found.session),
+        },
+    )
+
+
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's chouette totals per session (games has no player page to extend)."""
+    player = get_object_or_404(Player, pk=player_id)
+    rows = selectors.player_sessions(player_id=player.pk)
+    return render(
+        request,
+        "chouette/player.html",
+        {"player": player, "rows": rows, "net": sum(r.points for r in rows)},
+    )

@@ -1,0 +1,211 @@
+"""Reads of chouette, shaped for the pages and the API, in a fixed number of queries.
+
+* :func:`scoreboard` - one session: the seating line with every player's role (box,
+  partner, captain, team, sitting out), the running totals, the last game's cube per
+  member (the cube of the game being entered is not known until it is entered), and the
+  games newest first with each player's points. Five queries whatever the session's
+  length (session, participants with players, events, lines; the replay is pure).
+* :func:`player_sessions` - a player's totals per session, for player pages.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Q, Sum
+
+from chouette import rules
+from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
+from chouette.services import profile_of, stake_of
+
+#: Games listed on the scoreboard by default (newest first).
+LAST_GAMES = 10
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player on the scoreboard."""
+
+    player_id: int
+    name: str
+    role: str  # "box", "partner", "captain", "team", "out"
+    position: int  # 0 = box, 1 = captain, ... (sitting out: after the seated)
+    total: int
+    last_cube: int | None = None
+    last_fate: str | None = None
+    last_points: int | None = None
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game of the history: its number, who played what, everyone's points."""
+
+    event: ChouetteEvent
+    number: int
+    box: int
+    captain: int
+    partner: int | None
+    winner: str | None
+    kind: str | None
+    members: list[dict[str, Any]]
+    points: dict[int, int]
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    session: ChouetteSession
+    profile: rules.Profile
+    stake: rules.Stake | None
+    seating: rules.Seating
+    seats: list[Seat]
+    names: dict[int, str]
+    totals: dict[int, int]
+    games: list[GameLine]  # newest first
+    game_count: int
+    undone: list[ChouetteEvent] = field(default_factory=list)
+
+    @property
+    def box(self) -> Seat:
+        return self.seats[0]
+
+    @property
+    def captain(self) -> Seat:
+        return self.seats[1]
+
+    @property
+    def team(self) -> list[Seat]:
+        return [s for s in self.seats if s.role in ("captain", "team")]
+
+    @property
+    def partner(self) -> Seat | None:
+        return next((s for s in self.seats if s.role == "partner"), None)
+
+    @property
+    def out(self) -> list[Seat]:
+        return [s for s in self.seats if s.role == "out"]
+
+    @property
+    def last_game(self) -> GameLine | None:
+        return self.games[0] if self.games else None
+
+
+def scoreboard(*, session_id: int, last: int | None = LAST_GAMES) -> Scoreboard:
+    """The scoreboard of a session (``ChouetteSession.DoesNotExist`` if unknown).
+
+    ``last``: how many games to list (``None``: all)."""
+    session = ChouetteSession.objects.get(pk=session_id)
+    profile = profile_of(session)
+    seating = rules.Seating.from_dict(session.seating)
+    participants = list(
+        ChouetteParticipant.objects.filter(session=session).select_related("player")
+    )
+    names = {p.player_id: p.player.name for p in participants}
+    games = list(
+        ChouetteEvent.objects.filter(session=session, kind=ChouetteEvent.Kind.GAME).order_by("seq")
+    )
+    points: dict[int, dict[int, int]] = defaultdict(dict)
+    for line in ChouetteLine.objects.filter(session=session).values_list(
+        "event_id", "player_id", "points"
+    ):
+        points[line[0]][line[1]] = line[2]
+    totals = dict.fromkeys((p.player_id for p in participants), 0)
+    counted: list[GameLine] = []
+    undone: list[ChouetteEvent] = []
+    for event in games:
+        if event.undone:
+            undone.append(event)
+            continue
+        for player, value in points[event.pk].items():
+            totals[player] = totals.get(player, 0) + value
+        data = event.data
+        counted.append(
+            GameLine(
+                event=event,
+                number=len(counted) + 1,
+                box=data["box"],
+                captain=data["captain"],
+                partner=data.get("partner"),
+                winner=data.get("winner"),
+                kind=data.get("kind"),
+                members=data["members"],
+                points=points[event.pk],
+            )
+        )
+    last_game = counted[-1] if counted else None
+    cubes = {m["player"]: m for m in last_game.members} if last_game else {}
+
+    partner = seating.partner(profile)
+    seats: list[Seat] = []
+
+    def seat(player: int, role: str, position: int) -> None:
+        member = cubes.get(player)
+        seats.append(
+            Seat(
+                player_id=player,
+                name=names.get(player, str(player)),
+                role=role,
+                position=position,
+                total=totals.get(player, 0),
+                last_cube=member["cube"] if member else None,
+                last_fate=member["fate"] if member else None,
+                last_points=last_game.points.get(player) if last_game else None,
+            )
+        )
+
+    seat(int(seating.box), "box", 0)
+    for i, player in enumerate(seating.line, start=1):
+        role = "captain" if i == 1 else "partner" if player == partner else "team"
+        seat(int(player), role, i)
+    for i, player in enumerate(seating.out, start=len(seating.seated)):
+        seat(int(player), "out", i)
+    listed = list(reversed(counted))
+    return Scoreboard(
+        session=session,
+        profile=profile,
+        stake=stake_of(session),
+        seating=seating,
+        seats=seats,
+        names=names,
+        totals=totals,
+        games=listed if last is None else listed[:last],
+        game_count=len(counted),
+        undone=undone,
+    )
+
+
+@dataclass(frozen=True)
+class PlayerSessionTotal:
+    session: ChouetteSession
+    points: int
+    games: int
+
+    @property
+    def money(self) -> Any:
+        stake = self.session.stake_per_point
+        return None if stake is None else stake * self.points
+
+
+def player_sessions(*, player_id: int) -> list[PlayerSessionTotal]:
+    """A player's net points and games played in every session they took part in,
+    newest session first (two queries)."""
+    sessions = list(
+        ChouetteSession.objects.filter(participants__player_id=player_id).order_by(
+            "-started_at", "-id"
+        )
+    )
+    rows = (
+        ChouetteLine.objects.filter(player_id=player_id, event__undone=False)
+        .values("session_id")
+        .annotate(points=Sum("points"), games=Count("id", filter=Q(event__undone=False)))
+    )
+    by_session = {r["session_id"]: r for r in rows}
+    return [
+        PlayerSessionTotal(
+            session=s,
+            points=int((by_session.get(s.pk) or {}).get("points") or 0),
+            games=int((by_session.get(s.pk) or {}).get("games") or 0),
+        )
+        for s in sessions
+    ]

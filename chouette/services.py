@@ -1,0 +1,527 @@
+"""Writes of chouette: sessions, seat changes, games, undo, the end; and the summary.
+
+House rules (ARCHITECTURE.md), as they apply here:
+
+* Every write is one transaction, takes keyword-only arguments, checks who may do it,
+  validates everything first and raises an :class:`~games.errors.ApplicationError`
+  (which rolls the transaction back, so a refused write changes nothing).
+* **One lock per session**: every write locks the :class:`ChouetteSession` row
+  (``select_for_update``), checks an optional ``expected_version`` (409
+  ``stale_version``) and bumps ``version``. Two games entered at once from two phones
+  are recorded one after the other, and the second, stale one is refused.
+* **Gather, compute purely, persist**: the ledger is replayed from the stored events
+  (:meth:`chouette.rules.Ledger.replay`), the pure rules validate and settle the new
+  event, and this module stores what they return: the event, its ledger lines, the new
+  seating.
+
+Who may write to a session: its creator, any of its players who has a login (seated or
+sitting out), and staff. Anyone else gets 403 ``not_in_session``. Anyone logged in may
+start a session. An ended session refuses every write (409 ``session_ended``).
+
+The zero-sum rule (R13) is checked here before any line is written (400 ``unbalanced``)
+and again by PostgreSQL at commit (migration ``0002_zero_sum_trigger``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max, Sum
+from django.utils.translation import gettext as _
+
+from chouette import rules
+from chouette.messages import CONFLICT_CODES, rule_message
+from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
+from games import clocks
+from games.dice import SYSTEM_DICE, DiceSource
+from games.errors import ApplicationError, Conflict, NotFound, PermissionDenied, ValidationFailed
+from games.models import Player
+
+#: Stake: at most this many digits before the decimal point, two after (the column).
+STAKE_MAX = Decimal("99999999.99")
+MAX_NAME = 120
+
+
+# ====================================================================== helpers
+def _rule_error(exc: rules.ChouetteError) -> ApplicationError:
+    cls = Conflict if exc.code in CONFLICT_CODES else ValidationFailed
+    return cls(exc.code, rule_message(exc.code), extra={"reason": exc.message})
+
+
+def _is_authenticated(user: Any) -> bool:
+    return bool(user is not None and getattr(user, "is_authenticated", False) and user.is_active)
+
+
+def player_of(user: Any) -> Player | None:
+    """The user's player, or ``None``."""
+    if not _is_authenticated(user):
+        return None
+    try:
+        return user.player  # type: ignore[no-any-return]
+    except Player.DoesNotExist:
+        return None
+
+
+def may_write(user: Any, session: ChouetteSession) -> bool:
+    """The creator, the session's players with a login, and staff (module docstring)."""
+    if not _is_authenticated(user):
+        return False
+    if user.is_staff or user.is_superuser or session.created_by_id == user.pk:
+        return True
+    player = player_of(user)
+    return player is not None and session.participants.filter(player=player).exists()
+
+
+def _lock(session_id: int) -> ChouetteSession:
+    try:
+        return ChouetteSession.objects.select_for_update().get(pk=session_id)
+    except ChouetteSession.DoesNotExist:
+        raise NotFound(
+            "session_not_found", _("There is no chouette session with this id.")
+        ) from None
+
+
+def _get(session_id: int) -> ChouetteSession:
+    try:
+        return ChouetteSession.objects.get(pk=session_id)
+    except ChouetteSession.DoesNotExist:
+        raise NotFound(
+            "session_not_found", _("There is no chouette session with this id.")
+        ) from None
+
+
+def _check_writer(user: Any, session: ChouetteSession) -> None:
+    if not _is_authenticated(user):
+        raise PermissionDenied("not_logged_in", _("Log in to do this."))
+    if not may_write(user, session):
+        raise PermissionDenied(
+            "not_in_session",
+            _("Only the session's players, its creator and staff may do this."),
+        )
+
+
+def _check_open(session: ChouetteSession) -> None:
+    if not session.is_open:
+        raise Conflict("session_ended", _("This chouette session has ended."))
+
+
+def _check_version(session: ChouetteSession, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != session.version:
+        raise Conflict(
+            "stale_version",
+            _("The session has changed since you looked: reload and try again."),
+            extra={"version": session.version},
+        )
+
+
+def _lock_for_write(session_id: int, by: Any, expected_version: int | None) -> ChouetteSession:
+    session = _lock(session_id)
+    _check_writer(by, session)
+    _check_open(session)
+    _check_version(session, expected_version)
+    return session
+
+
+def profile_of(session: ChouetteSession) -> rules.Profile:
+    return rules.Profile.from_dict(session.profile)
+
+
+def seating_of(session: ChouetteSession) -> rules.Seating:
+    return rules.Seating.from_dict(session.seating)
+
+
+def stake_of(session: ChouetteSession) -> rules.Stake | None:
+    if session.stake_per_point is None:
+        return None
+    return rules.Stake(session.stake_per_point, session.currency or "")
+
+
+def stored_event(row: ChouetteEvent) -> rules.Event:
+    """The pure event a log row holds."""
+    if row.kind == ChouetteEvent.Kind.GAME:
+        return rules.GameEntry.from_dict(row.data)
+    return rules.SeatChange.from_dict(row.data)
+
+
+def ledger_of(session: ChouetteSession) -> rules.Ledger:
+    """The session's ledger, replayed from the events that count (not undone)."""
+    events = session.events.filter(undone=False).order_by("seq")
+    return rules.Ledger.replay(
+        profile_of(session),
+        rules.Seating.from_dict(session.start_seating),
+        [stored_event(e) for e in events],
+    )
+
+
+def _next_seq(session: ChouetteSession) -> int:
+    top = session.events.aggregate(top=Max("seq"))["top"]
+    return (top or 0) + 1
+
+
+def _append(session: ChouetteSession, *, by: Any, kind: str, data: dict[str, Any]) -> ChouetteEvent:
+    return ChouetteEvent.objects.create(
+        session=session,
+        seq=_next_seq(session),
+        kind=kind,
+        data=data,
+        created_by=by if _is_authenticated(by) else None,
+        created_at=clocks.now(),
+    )
+
+
+def _touch(session: ChouetteSession, seating: rules.Seating, *fields: str) -> None:
+    session.seating = seating.to_dict()
+    session.version += 1
+    session.save(update_fields=["seating", "version", *fields])
+
+
+def _check_player_ids(player_ids: Any) -> list[int]:
+    if not isinstance(player_ids, list | tuple):
+        raise ValidationFailed("invalid_player", rule_message("invalid_player"))
+    ids = list(player_ids)
+    for pid in ids:
+        if isinstance(pid, bool) or not isinstance(pid, int):
+            raise ValidationFailed("invalid_player", rule_message("invalid_player"))
+    if len(set(ids)) != len(ids):
+        raise ValidationFailed("duplicate_player", rule_message("duplicate_player"))
+    found = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    missing = [pid for pid in ids if pid not in found]
+    if missing:
+        raise NotFound(
+            "player_not_found", _("There is no player with this id."), extra={"players": missing}
+        )
+    return ids
+
+
+# ====================================================================== roll-off
+def server_roll_off(players: Sequence[int], dice: DiceSource) -> dict[int, list[int]]:
+    """Every player rolls one die; tied players roll again until no tie is left (the
+    rolls as :func:`chouette.rules.seating_from_rolls` reads them)."""
+    rolls: dict[int, list[int]] = {p: [] for p in players}
+    groups: list[list[int]] = [list(players)]
+    while groups:
+        group = groups.pop()
+        by_face: dict[int, list[int]] = {}
+        for p in group:
+            face = dice.randint(1, 6)
+            rolls[p].append(face)
+            by_face.setdefault(face, []).append(p)
+        groups.extend(tied for tied in by_face.values() if len(tied) > 1)
+    return rolls
+
+
+def _normalise_rolls(rolls: Mapping[Any, Any], player_ids: list[int]) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for key, value in rolls.items():
+        try:
+            pid = int(key)
+        except (TypeError, ValueError):
+            raise ValidationFailed("invalid_roll", rule_message("invalid_roll")) from None
+        seq = [value] if isinstance(value, int) else list(value)
+        out[pid] = seq
+    if set(out) != set(player_ids):
+        raise ValidationFailed(
+            "rolls_do_not_match_players", _("Give one roll-off for every player, no more.")
+        )
+    return out
+
+
+# ====================================================================== sessions
+def session_create(
+    *,
+    by: Any,
+    name: str,
+    player_ids: Sequence[int],
+    stake_per_point: Decimal | None = None,
+    currency: str = "",
+    profile: Mapping[str, Any] | None = None,
+    rolls: Mapping[Any, int | Sequence[int]] | None = None,
+    dice: DiceSource | None = None,
+) -> ChouetteSession:
+    """Start a session: the players, the stake, the rule profile, and the seating by
+    roll-off. ``rolls`` (player id -> the die, then any re-rolls after ties) are what the
+    table rolled; without them the server rolls (``secrets``), and the rolls are stored
+    either way (:attr:`ChouetteSession.rolls`)."""
+    if not _is_authenticated(by):
+        raise PermissionDenied("not_logged_in", _("Log in to do this."))
+    name = (name or "").strip()
+    if not name or len(name) > MAX_NAME:
+        raise ValidationFailed(
+            "invalid_name", _("Name the session (at most %(max)d characters).") % {"max": MAX_NAME}
+        )
+    ids = _check_player_ids(list(player_ids))
+    if len(ids) < rules.MIN_START_PLAYERS:
+        raise ValidationFailed("too_few_players", rule_message("too_few_players"))
+    try:
+        the_profile = rules.Profile.from_dict(dict(profile or {}))
+    except rules.ChouetteError as exc:
+        raise _rule_error(exc) from None
+    except TypeError:
+        raise ValidationFailed("invalid_profile", rule_message("invalid_profile")) from None
+    currency = (currency or "").strip().upper()
+    if stake_per_point is not None:
+        if (
+            not isinstance(stake_per_point, Decimal)
+            or not stake_per_point.is_finite()
+            or stake_per_point < 0
+            or stake_per_point > STAKE_MAX
+            or stake_per_point != stake_per_point.quantize(Decimal("0.01"))
+            or len(currency) != 3
+            or not currency.isalpha()
+        ):
+            raise ValidationFailed(
+                "invalid_stake",
+                _(
+                    "The stake is an amount of 0 or more with two decimals at most, and a "
+                    "three-letter currency code."
+                ),
+            )
+    else:
+        currency = ""
+    by_server = rolls is None
+    roll_map = (
+        server_roll_off(ids, dice or SYSTEM_DICE) if by_server else _normalise_rolls(rolls, ids)
+    )
+    try:
+        seating = rules.seating_from_rolls({p: roll_map[p] for p in ids})
+    except rules.ChouetteError as exc:
+        raise _rule_error(exc) from None
+    with transaction.atomic():
+        session = ChouetteSession.objects.create(
+            name=name,
+            created_by=by,
+            started_at=clocks.now(),
+            stake_per_point=stake_per_point,
+            currency=currency,
+            profile=the_profile.to_dict(),
+            rolls=[{"player": p, "rolls": roll_map[p]} for p in ids],
+            rolled_by_server=by_server,
+            start_seating=seating.to_dict(),
+            seating=seating.to_dict(),
+        )
+        order = {p: i for i, p in enumerate(seating.all_players)}
+        ChouetteParticipant.objects.bulk_create(
+            ChouetteParticipant(
+                session=session, player_id=p, order=order[p], joined_at=session.started_at
+            )
+            for p in seating.all_players
+        )
+    return session
+
+
+def _seat_change(
+    *,
+    session_id: int,
+    by: Any,
+    player_id: int,
+    action: rules.SeatAction,
+    expected_version: int | None,
+) -> ChouetteSession:
+    with transaction.atomic():
+        session = _lock_for_write(session_id, by, expected_version)
+        if action == "join" and not Player.objects.filter(pk=player_id).exists():
+            raise NotFound("player_not_found", _("There is no player with this id."))
+        ledger = ledger_of(session)
+        try:
+            change = rules.SeatChange(action, player_id)
+            after = ledger.seat(change)
+        except rules.ChouetteError as exc:
+            raise _rule_error(exc) from None
+        if action == "join":
+            top = session.participants.aggregate(top=Max("order"))["top"]
+            ChouetteParticipant.objects.create(
+                session=session, player_id=player_id, order=(top or 0) + 1, joined_at=clocks.now()
+            )
+        _append(session, by=by, kind=ChouetteEvent.Kind.SEAT_CHANGE, data=change.to_dict())
+        _touch(session, after.seating)
+    return session
+
+
+def session_join(
+    *, session_id: int, by: Any, player_id: int, expected_version: int | None = None
+) -> ChouetteSession:
+    """A newcomer joins at the end of the line."""
+    return _seat_change(
+        session_id=session_id,
+        by=by,
+        player_id=player_id,
+        action="join",
+        expected_version=expected_version,
+    )
+
+
+def session_sit_out(
+    *, session_id: int, by: Any, player_id: int, expected_version: int | None = None
+) -> ChouetteSession:
+    """A seated player sits out between games (keeps their total)."""
+    return _seat_change(
+        session_id=session_id,
+        by=by,
+        player_id=player_id,
+        action="sit_out",
+        expected_version=expected_version,
+    )
+
+
+def session_come_back(
+    *, session_id: int, by: Any, player_id: int, expected_version: int | None = None
+) -> ChouetteSession:
+    """A player sitting out comes back at the end of the line."""
+    return _seat_change(
+        session_id=session_id,
+        by=by,
+        player_id=player_id,
+        action="come_back",
+        expected_version=expected_version,
+    )
+
+
+def session_end(
+    *, session_id: int, by: Any, expected_version: int | None = None
+) -> ChouetteSession:
+    """End the session: no more games or seat changes; the summary stays."""
+    with transaction.atomic():
+        session = _lock_for_write(session_id, by, expected_version)
+        session.status = ChouetteSession.Status.ENDED
+        session.ended_at = clocks.now()
+        session.version += 1
+        session.save(update_fields=["status", "ended_at", "version"])
+    return session
+
+
+# ====================================================================== games
+@dataclass(frozen=True)
+class GamePreview:
+    """What a game entry would do: every player's points and the next seating."""
+
+    entry: rules.GameEntry
+    points: dict[int, int]
+    seating_before: rules.Seating
+    seating_after: rules.Seating
+    totals_after: dict[int, int]
+
+
+def _parse_entry(entry: Any) -> rules.GameEntry:
+    if isinstance(entry, rules.GameEntry):
+        return entry
+    if not isinstance(entry, Mapping):
+        raise ValidationFailed("invalid_data", rule_message("invalid_data"))
+    try:
+        return rules.GameEntry.from_dict(entry)
+    except rules.ChouetteError as exc:
+        raise _rule_error(exc) from None
+    except TypeError:
+        raise ValidationFailed("invalid_data", rule_message("invalid_data")) from None
+
+
+def _settle(ledger: rules.Ledger, game: rules.GameEntry) -> tuple[rules.Ledger, GamePreview]:
+    try:
+        after = ledger.apply(game)
+    except rules.ChouetteError as exc:
+        raise _rule_error(exc) from None
+    row = after.rows[-1]
+    points = {int(p): v for p, v in row.points}
+    if sum(points.values()) != 0:  # R13; the database checks again at commit
+        raise ValidationFailed("unbalanced", rule_message("unbalanced"))
+    preview = GamePreview(
+        entry=game,
+        points=points,
+        seating_before=row.seating_before,
+        seating_after=row.seating_after,
+        totals_after={int(p): v for p, v in row.totals_after},
+    )
+    return after, preview
+
+
+def game_preview(*, session_id: int, by: Any, entry: Any) -> GamePreview:
+    """Validate a game entry and return each player's points, saving nothing (the
+    phone shows them before **Save**)."""
+    session = _get(session_id)
+    _check_writer(by, session)
+    _check_open(session)
+    game = _parse_entry(entry)
+    _, preview = _settle(ledger_of(session), game)
+    return preview
+
+
+def game_record(
+    *, session_id: int, by: Any, entry: Any, expected_version: int | None = None
+) -> ChouetteEvent:
+    """Record a played game: the entry must fit the current seating (box, captain,
+    partner and team); its ledger lines are stored and the seating moves on (R13)."""
+    game = _parse_entry(entry)
+    with transaction.atomic():
+        session = _lock_for_write(session_id, by, expected_version)
+        after, preview = _settle(ledger_of(session), game)
+        event = _append(session, by=by, kind=ChouetteEvent.Kind.GAME, data=game.to_dict())
+        ChouetteLine.objects.bulk_create(
+            ChouetteLine(session=session, event=event, player_id=p, points=v)
+            for p, v in preview.points.items()
+        )
+        _touch(session, after.seating)
+    return event
+
+
+def game_undo_last(
+    *, session_id: int, by: Any, expected_version: int | None = None
+) -> ChouetteEvent:
+    """Undo the last game: it stays in the log, flagged ``undone``; totals and seating
+    become exactly those of a session without it (later seat changes replayed)."""
+    with transaction.atomic():
+        session = _lock_for_write(session_id, by, expected_version)
+        last = (
+            session.events.filter(kind=ChouetteEvent.Kind.GAME, undone=False)
+            .order_by("-seq")
+            .first()
+        )
+        if last is None:
+            raise Conflict("nothing_to_undo", rule_message("nothing_to_undo"))
+        try:
+            back = ledger_of(session).undo()
+        except rules.ChouetteError as exc:
+            raise _rule_error(exc) from None
+        last.undone = True
+        last.undone_at = clocks.now()
+        last.undone_by = by
+        last.save(update_fields=["undone", "undone_at", "undone_by"])
+        _touch(session, back.seating)
+    return last
+
+
+# ====================================================================== summary
+@dataclass(frozen=True)
+class Summary:
+    """The end-of-session summary with the players' names (``names[player_id]``)."""
+
+    session: ChouetteSession
+    summary: rules.SessionSummary
+    names: dict[int, str]
+
+
+def session_totals(session: ChouetteSession) -> dict[int, int]:
+    """Every participant's net points (games not undone), in joined order."""
+    order = list(session.participants.order_by("order").values_list("player_id", flat=True))
+    sums = dict(
+        ChouetteLine.objects.filter(session=session, event__undone=False)
+        .values("player_id")
+        .annotate(total=Sum("points"))
+        .values_list("player_id", "total")
+    )
+    return {p: int(sums.get(p) or 0) for p in order}
+
+
+def session_summary(*, session_id: int) -> Summary:
+    """Net points, money at the stake and the fewest transfers that settle the session
+    (open sessions too: the summary so far)."""
+    session = _get(session_id)
+    totals = session_totals(session)
+    try:
+        summary = rules.summarize(totals, stake_of(session))
+    except rules.ChouetteError as exc:  # only if the database lost the zero sum
+        raise _rule_error(exc) from None
+    names = dict(Player.objects.filter(pk__in=totals).values_list("pk", "name"))
+    return Summary(session=session, summary=summary, names=names)

@@ -1,0 +1,20 @@
+"""Chouette pages (included at ``chouette/``): what anyone reads, and the posts of the
+session's writers (its creator, its players with a login, staff)."""
+
+from django.urls import path
+
+from . import pages
+
+app_name = "chouette"
+
+urlpatterns = [
+    path("", pages.session_list, name="session-list"),
+    path("new/", pages.session_create, name="session-create"),
+    path("<int:session_id>/", pages.scoreboard, name="scoreboard"),
+    path("<int:session_id>/summary/", pages.summary, name="summary"),
+    path("<int:session_id>/game/", pages.game_entry, name="game-entry"),
+    path("<int:session_id>/seats/", pages.seat_change, name="seat-change"),
+    path("<int:session_id>/undo/", pages.game_undo, name="undo"),
+    path("<int:session_id>/end/", pages.session_end, name="end"),
+    path("players/<int:player_id>/", pages.player_page, name="player"),
+]

@@ -1,0 +1,52 @@
+"""Builders for the chouette tests on the database (factory_boy players, services)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chouette import services
+from chouette.models import ChouetteSession
+from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
+
+#: The scripted session's roll-off (tests/chouette/test_rules.py): Bob 6, Ann 5, Cy and
+#: Eve tie at 3 (re-rolls 4 and 1), Dee 2: Bob box, Ann captain, then Cy, Eve, Dee.
+SCRIPT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
+SCRIPT_ROLLS: dict[str, Any] = {"Ann": 5, "Bob": 6, "Cy": [3, 4], "Dee": 2, "Eve": [3, 1]}
+
+
+def players(names: tuple[str, ...] = SCRIPT_NAMES, *, with_login: bool = True) -> dict[str, Any]:
+    """Players by name (with logins unless told otherwise)."""
+    factory = UserPlayerFactory if with_login else PlayerFactory
+    return {n: factory(name=n) for n in names}
+
+
+def session_with(
+    cast: dict[str, Any],
+    *,
+    by: Any = None,
+    rolls: dict[str, Any] | None = None,
+    profile: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> ChouetteSession:
+    """A session of ``cast`` seated by ``rolls`` (default: the script's roll-off)."""
+    rolls = rolls or SCRIPT_ROLLS
+    return services.session_create(
+        by=by or UserFactory(),
+        name=kwargs.pop("name", "Péntek esti chouette"),
+        player_ids=[cast[n].pk for n in rolls],
+        rolls={cast[n].pk: r for n, r in rolls.items()},
+        profile=profile,
+        **kwargs,
+    )
+
+
+def simple_entry(session: ChouetteSession, *, winner: str = "team", kind: str = "single"):
+    """A game entry for the session's seating: every member took at cube 1."""
+    seating = session.seating
+    return {
+        "box": seating["box"],
+        "captain": seating["line"][0],
+        "members": [{"player": p, "cube": 1, "fate": "took"} for p in seating["line"]],
+        "winner": winner,
+        "kind": kind,
+    }
