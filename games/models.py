@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-#: Every player starts at the FIBS rating's origin.
-INITIAL_RATING = Decimal("1500.00")
+# Every player starts at the FIBS rating's origin (1500, experience 0).
+from games.engine.rating import INITIAL_RATING
 
 
 class BoardOrientation(models.TextChoices):
@@ -35,6 +33,8 @@ class Player(models.Model):
         blank=True,
         related_name="player",
     )
+    #: The FIBS rating and experience after the player's last rated result: a cache of
+    #: the ledger (:class:`RatedResult`), written only by :mod:`games.ratings`.
     rating = models.DecimalField(
         _("rating"), max_digits=7, decimal_places=2, default=INITIAL_RATING
     )
@@ -130,6 +130,11 @@ class Match(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    #: What the match is played for, as an opaque key of the app that owns it (e.g.
+    #: ``"tmatch:12"``, a tournament match); empty for a casual match. A casual match is
+    #: rated as an online result when it finishes; any other is rated (or not) by its
+    #: owner, through :mod:`games.ratings`, under its own key.
+    played_for = models.CharField(_("played for"), max_length=40, blank=True, default="")
 
     class Meta:
         verbose_name = _("match")
@@ -517,3 +522,135 @@ class TableClock(models.Model):
     @property
     def names(self) -> tuple[str, str]:
         return (self.player1_name, self.player2_name)
+
+
+class RatedResult(models.Model):
+    """One match result in the rating ledger (issue 8), with the rating change it made.
+
+    Terms: the **source** says where the result comes from -- ``online`` (a casual match
+    played here, ``match`` set), ``tournament`` (a tournament match, whether typed in by a
+    director, reported by the players or played online) or ``club`` (a club match typed
+    in). ``source_key`` names the result within the app that owns it (``"match:7"``,
+    ``"tmatch:123"``, ``"club:..."``): a result is recorded once per key.
+
+    A result is **rated** when its source's setting (``settings.RATING_SOURCES``) and the
+    event it belongs to say so, decided when it is recorded; an unrated result stays in
+    the ledger (it is still a result of the players) without numbers. Money sessions and
+    chouettes never come here.
+
+    Rated results count in the order of ``(at, id)``: ``at`` is the moment the result
+    counts (the match finished, or the result came to stand), the id breaks ties in the
+    order of recording. Each rated row keeps the calculation (P_upset, each K, each
+    change) and both players' ratings and experiences before and after, so every step of
+    a player's history can be checked by hand; ``Player.rating`` and ``experience`` are
+    the values after the player's last rated row (see :mod:`games.ratings`).
+    """
+
+    class Source(models.TextChoices):
+        ONLINE = "online", _("casual online match")
+        TOURNAMENT = "tournament", _("tournament match")
+        CLUB = "club", _("club match typed in")
+
+    source = models.CharField(_("source"), max_length=12, choices=Source.choices)
+    source_key = models.CharField(_("source key"), max_length=64, unique=True)
+    # No index (each one slows a replay's rewrite of every row): matches are never
+    # deleted (their games protect them), and the player pages find results by player.
+    match = models.ForeignKey(
+        Match,
+        verbose_name=_("online match"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
+    )
+    # No index of their own: the (player, at) indexes below serve every lookup by player.
+    player1 = models.ForeignKey(
+        Player,
+        verbose_name=_("player 1"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
+    )
+    player2 = models.ForeignKey(
+        Player,
+        verbose_name=_("player 2"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
+    )
+    length = models.PositiveSmallIntegerField(_("match length"))
+    winner = models.ForeignKey(
+        Player,
+        verbose_name=_("winner"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,  # always one of the players, found by their indexes
+    )
+    at = models.DateTimeField(_("counts from"))
+    rated = models.BooleanField(_("rated"))
+    # The calculation (``None`` while the row is not rated).
+    p_upset = models.FloatField(_("P_upset"), null=True, blank=True)
+    k1 = models.FloatField(_("K of player 1"), null=True, blank=True)
+    k2 = models.FloatField(_("K of player 2"), null=True, blank=True)
+    change1 = models.DecimalField(
+        _("change of player 1"), max_digits=7, decimal_places=2, null=True, blank=True
+    )
+    change2 = models.DecimalField(
+        _("change of player 2"), max_digits=7, decimal_places=2, null=True, blank=True
+    )
+    rating1_before = models.DecimalField(
+        _("rating of player 1 before"), max_digits=7, decimal_places=2, null=True, blank=True
+    )
+    rating1_after = models.DecimalField(
+        _("rating of player 1 after"), max_digits=7, decimal_places=2, null=True, blank=True
+    )
+    rating2_before = models.DecimalField(
+        _("rating of player 2 before"), max_digits=7, decimal_places=2, null=True, blank=True
+    )
+    rating2_after = models.DecimalField(
+        _("rating of player 2 after"), max_digits=7, decimal_places=2, null=True, blank=True
+    )
+    experience1_before = models.PositiveIntegerField(
+        _("experience of player 1 before"), null=True, blank=True
+    )
+    experience1_after = models.PositiveIntegerField(
+        _("experience of player 1 after"), null=True, blank=True
+    )
+    experience2_before = models.PositiveIntegerField(
+        _("experience of player 2 before"), null=True, blank=True
+    )
+    experience2_after = models.PositiveIntegerField(
+        _("experience of player 2 after"), null=True, blank=True
+    )
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rated result")
+        verbose_name_plural = _("rated results")
+        ordering = ["at", "id"]
+        indexes = [
+            # The replay's order, and "is there a later rated result of these players".
+            models.Index(fields=["at", "id"], name="ratedresult_order"),
+            models.Index(fields=["player1", "at"], name="ratedresult_player1_at"),
+            models.Index(fields=["player2", "at"], name="ratedresult_player2_at"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(player1=models.F("player2")), name="ratedresult_two_players"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(winner=models.F("player1"))
+                | models.Q(winner=models.F("player2")),
+                name="ratedresult_winner_plays",
+            ),
+            models.CheckConstraint(condition=models.Q(length__gte=1), name="ratedresult_not_money"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_key}: {self.player1_id} \u2013 {self.player2_id}"
+
+    @property
+    def winner_index(self) -> int:
+        """1 or 2: which player won."""
+        return 1 if self.winner_id == self.player1_id else 2

@@ -43,7 +43,7 @@ from games.engine.notation import format_play, parse_play
 from games.engine.position import position_id
 from games.engine.rules import RuleOptions
 
-from . import clocks
+from . import clocks, ratings
 from . import notifications_hooks as hooks
 from .errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from .messages import engine_message
@@ -68,10 +68,13 @@ def match_create(
     clock: str | Mapping[str, Any] | None = None,
     timeout_claim: bool = True,
     created_by: Any = None,
+    played_for: str = "",
 ) -> Match:
     """A new match (``length`` points, 0 = money session) with its rules frozen.
     ``clock``: a preset name (``seed002``, ``usbgf``, ...), custom clock settings, or
-    ``None`` for no clock (R12); ``timeout_claim``: a win on time must be claimed."""
+    ``None`` for no clock (R12); ``timeout_claim``: a win on time must be claimed.
+    ``played_for``: the key of what the match is played for (``Match.played_for``; the
+    app that owns it rates it), empty for a casual match (rated as an online result)."""
     if player1.pk == player2.pk:
         raise ValidationFailed("same_player", _("A player cannot play against themselves."))
     if not (player1.is_active and player2.is_active):
@@ -99,6 +102,7 @@ def match_create(
         clock=None if clock_settings is None else settings_to_dict(clock_settings),
         timeout_claim=timeout_claim,
         created_by=created_by,
+        played_for=played_for,
     )
 
 
@@ -475,6 +479,9 @@ def _match_advance(
         )
     match.save(update_fields=fields)
     if match.status == Match.Status.FINISHED:
+        # A casual match is rated now (a tournament's is rated by its app, through the
+        # signal): in this transaction, so a finished match and its rating go together.
+        ratings.rating_record_online(match=match)
         match_finished.send(sender=Match, match=match)
     return next_game
 

@@ -58,6 +58,13 @@ class Event(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
+    #: Whether the event's results count for the players' ratings (issue 8); decided
+    #: for each result as it comes to stand, so change it before the first result.
+    rated = models.BooleanField(
+        _("rated"),
+        default=True,
+        help_text=_("The results of this event count for the players' ratings."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

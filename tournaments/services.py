@@ -31,6 +31,13 @@ Corrections (:func:`result_correct`) are audited (:class:`ResultCorrection`) and
 re-advance the bracket; one that would change the players of a later match that already
 has a result, a report or an online match is refused (409 ``later_results_depend``):
 correct those first, latest first.
+
+Ratings: a result that stands goes into the rating ledger (:mod:`games.ratings`, key
+``"tmatch:<id>"``), rated when ``Event.rated`` (and the ``tournament`` source's setting)
+says so, counting from when it first stood (an online match: from when it finished). A
+walkover or bye is not rated. A correction changes the ledger's result in its place and
+so replays the ratings from there; a reset takes the result out. The online match of a
+tournament match is ``played_for`` it, so it is not rated a second time as a casual match.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from games import ratings
 from games import services as game_services
 from games.engine.clock import PRESETS
 from games.errors import ApplicationError, Conflict, NotFound, PermissionDenied, ValidationFailed
@@ -209,9 +217,16 @@ def _length_for(
 
 # ====================================================================== events
 def event_create(
-    *, by: Any, name: str, starts_on: date, location: str = "", slug: str = ""
+    *,
+    by: Any,
+    name: str,
+    starts_on: date,
+    location: str = "",
+    slug: str = "",
+    rated: bool = True,
 ) -> Event:
-    """A new event in draft, directed by its creator (needs ``tournaments.add_event``)."""
+    """A new event in draft, directed by its creator (needs ``tournaments.add_event``).
+    ``rated``: its results count for the players' ratings (``Event.rated``)."""
     if not getattr(by, "is_authenticated", False) or not by.has_perm("tournaments.add_event"):
         raise PermissionDenied("cannot_create_event", _("You may not create events."))
     name = (name or "").strip()
@@ -225,7 +240,12 @@ def event_create(
     try:
         with transaction.atomic():
             event = Event.objects.create(
-                name=name, slug=slug, starts_on=starts_on, location=location, created_by=by
+                name=name,
+                slug=slug,
+                starts_on=starts_on,
+                location=location,
+                rated=rated,
+                created_by=by,
             )
             event.directors.add(by)
     except IntegrityError:  # a concurrent create took the slug
@@ -959,7 +979,14 @@ def _require_open(row: TournamentMatch) -> None:
         raise Conflict("match_not_ready", _("This match cannot be played yet."))
 
 
-def _record(row: TournamentMatch, result: Mapping[str, Any], *, by: Any) -> None:
+def _record(
+    flight: Flight,
+    row: TournamentMatch,
+    result: Mapping[str, Any],
+    *,
+    by: Any,
+    correction: bool = False,
+) -> None:
     row.winner = result["winner"]
     row.score_a = result["score_a"]
     row.score_b = result["score_b"]
@@ -970,9 +997,47 @@ def _record(row: TournamentMatch, result: Mapping[str, Any], *, by: Any) -> None
         else TournamentMatch.Status.CONFIRMED
     )
     row.decided_by = by if getattr(by, "is_authenticated", False) else None
-    row.decided_at = timezone.now()
+    # A corrected result keeps its place in the rating ledger: when it first stood.
+    now = timezone.now()
+    counts_from = row.decided_at if correction and row.decided_at else now
+    row.decided_at = now
     row.version += 1
     row.save()
+    _rate(flight, row, at=counts_from, correction=correction)
+
+
+def rating_key(row: TournamentMatch) -> str:
+    """The key of a tournament match's result in the rating ledger."""
+    return f"tmatch:{row.pk}"
+
+
+def _rate(flight: Flight, row: TournamentMatch, *, at: datetime, correction: bool) -> None:
+    """Put a result that stands into the rating ledger (``games.ratings``), rated when
+    the event is, counting from ``at`` (from when an online match finished). A walkover
+    is not rated (a correction to one takes the result out); a correction replays the
+    ratings from the result's place."""
+    key = rating_key(row)
+    if row.status != TournamentMatch.Status.CONFIRMED or not (row.entry_a and row.entry_b):
+        if correction:
+            ratings.rating_void(source_key=key)
+        return
+    p1, p2 = row.entry_a.player, row.entry_b.player
+    online = row.online_match
+    fields: dict[str, Any] = {
+        "source_key": key,
+        "player1": p1,
+        "player2": p2,
+        "length": row.match_length,
+        "winner": p1 if row.winner == "a" else p2,
+        "match": online,
+        "rated": flight.event.rated,
+    }
+    if online is not None and online.finished_at:
+        at = online.finished_at
+    if correction:
+        ratings.rating_correct(source=ratings.Source.TOURNAMENT, at=at, **fields)
+    else:
+        ratings.rating_record(source=ratings.Source.TOURNAMENT, at=at, **fields)
 
 
 def result_enter(
@@ -999,7 +1064,7 @@ def result_enter(
             if walkover_winner
             else _checked(row, score_a=score_a, score_b=score_b, games=games)
         )
-        _record(row, result, by=by)
+        _record(flight, row, result, by=by)
         _advance(flight)
         return row
 
@@ -1037,7 +1102,7 @@ def result_report(
                 if not result["games"] and other.get("games"):
                     result["games"] = other["games"]
                 setattr(row, f"report_{side}", report)
-                _record(row, result, by=by)
+                _record(flight, row, result, by=by)
                 _advance(flight)
                 return row
             raise Conflict(
@@ -1099,7 +1164,7 @@ def result_confirm(
                     "own_report", _("Your opponent or a director must confirm your report.")
                 )
         _check_version(row, expected_version)
-        _record(row, report, by=by)
+        _record(flight, row, report, by=by)
         _advance(flight)
         return row
 
@@ -1171,6 +1236,7 @@ def result_correct(
             later.status = TournamentMatch.Status.PENDING
             later.version += 1
             later.save()
+            ratings.rating_void(source_key=rating_key(later))
             ResultCorrection.objects.create(
                 match=later,
                 by=by,
@@ -1179,7 +1245,7 @@ def result_correct(
                 reason=_("%(reason)s (reset: %(slot)s changed)")
                 % {"reason": reason, "slot": row.slot_key},
             )
-        _record(row, new, by=by)
+        _record(flight, row, new, by=by, correction=True)
         ResultCorrection.objects.create(
             match=row, by=by, old=old, new=row.result_dict(), reason=reason
         )
@@ -1267,6 +1333,7 @@ def match_start_online(*, match_id: int, by: Any, clock: bool | None = None) -> 
             length=row.match_length,
             clock=preset if use else None,
             created_by=by if getattr(by, "is_authenticated", False) else None,
+            played_for=rating_key(row),
         )
         row.online_match = online
         row.version += 1
@@ -1299,7 +1366,7 @@ def result_record_online(*, match_id: int, online: Match) -> TournamentMatch | N
             "score_b": online.score2,
             "games": games,
         }
-        _record(row, result, by=None)
+        _record(flight, row, result, by=None)
         _advance(flight)
         return row
 

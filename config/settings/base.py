@@ -169,6 +169,10 @@ CELERY_DB_REUSE_MAX = 1000
 CELERY_BEAT_SCHEDULE["clock-sweep"] = {"task": "games.sweep_clock_alarms", "schedule": 2.0}
 GAMES_CLOCK_TIMERS = True  # False: no ETA tasks, the sweeper alone (the local run)
 GAMES_INPROCESS_SWEEPER = False  # True: runserver sweeps in a thread (no worker, no beat)
+# Which results are rated (issue 8), by source: casual online matches, tournament matches
+# (each event can opt out too: tournaments.Event.rated) and club matches typed in. Decided
+# when a result is recorded; money sessions and chouettes are never rated.
+RATING_SOURCES = {"online": True, "tournament": True, "club": True}
 
 # ---------------------------------------------------------------------------- notifications
 # Mail: each environment chooses its EMAIL_BACKEND (console locally, locmem in tests,

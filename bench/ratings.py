@@ -1,0 +1,203 @@
+"""Benchmark: recompute the ratings of 100,000 rated matches (issue 8: goal <= 5 s).
+
+Run from the repository root: ``python bench/ratings.py`` (``--quick``: 10,000 matches).
+It is not a test. It talks to nothing but PostgreSQL on 127.0.0.1:5432.
+
+1. Drops and recreates the PostgreSQL database ``bench_ratings`` (trust auth, user
+   ``postgres``), migrates it with the production settings (in this process) and seeds
+   ``--players`` players and ``--matches`` rated results among them (random pairs,
+   lengths 1 to 25, one a minute), written by COPY with their numbers empty, as after an
+   import: the first replay computes and writes every row.
+2. **pure**: :func:`games.engine.rating.replay_numbers` (what a replay computes) over the
+   results in memory, best of 3: the formula alone.
+3. **full replay, all rows written**: :func:`games.ratings.ratings_replay`, as
+   ``manage.py ratings_recompute`` runs it: one ordered read of the ledger, the pure
+   replay, the rows written back through COPY into a temporary table and one
+   ``UPDATE ... FROM``, the players by ``bulk_update``; one transaction, committed.
+4. **full replay, nothing to write**: the same again on the consistent ledger (the rows
+   are compared, none written): the cost of checking.
+5. **incremental**: ``--records`` results more through :func:`games.ratings.rating_record`
+   (each its own transaction, as a finished match does), in milliseconds per result.
+
+The last line is ``seconds <full replay with all rows written>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import _host  # bench/_host.py: this folder is on sys.path when run as a script
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+DB_NAME = "bench_ratings"
+PG_ADMIN_DSN = f"postgresql://postgres@{HOST}:5432/postgres"
+DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
+GOAL_SECONDS = 5.0
+LENGTHS = (1, 3, 3, 5, 5, 5, 7, 7, 7, 9, 11, 13, 15, 17, 21, 25)
+
+
+def setup_django() -> None:
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
+            "DATABASE_URL": DATABASE_URL,
+            "REDIS_URL": "redis://127.0.0.1:6379/14",  # required by the settings, not used
+            "SECRET_KEY": "bench",
+            "ALLOWED_HOSTS": HOST,
+            "SECURE_SSL_REDIRECT": "false",
+            "EMAIL_HOST": "127.0.0.1",
+            "DEFAULT_FROM_EMAIL": "bench@localhost",
+            "SITE_URL": f"http://{HOST}",
+        }
+    )
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def seed(n_players: int, n_matches: int, rng: random.Random) -> list[tuple[int, int, int, int]]:
+    """Players and rated results with empty numbers; returns (p1, p2, length, winner 1|2)."""
+    import datetime
+
+    from django.db import connection
+
+    from games.models import Player, RatedResult
+
+    players = Player.objects.bulk_create(
+        Player(name=f"Bench Player {i:05d}") for i in range(n_players)
+    )
+    ids = [p.pk for p in players]
+    t0 = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)
+    results = []
+    buffer = io.StringIO()
+    for i in range(n_matches):
+        a, b = rng.sample(ids, 2)
+        length, winner = rng.choice(LENGTHS), rng.choice((1, 2))
+        results.append((a, b, length, winner))
+        at = (t0 + datetime.timedelta(minutes=i)).isoformat()
+        buffer.write(
+            f"tournament\tbench:{i}\t{a}\t{b}\t{length}\t{a if winner == 1 else b}\t{at}\tt\t{at}\n"
+        )
+    table = RatedResult._meta.db_table
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(
+            f"COPY {table} (source, source_key, player1_id, player2_id, length, winner_id,"
+            " at, rated, recorded_at) FROM STDIN"
+        ) as copy:
+            copy.write(buffer.getvalue())
+        cursor.execute(f"ANALYZE {table}")
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=2_000)
+    parser.add_argument("--records", type=int, default=1_000)
+    parser.add_argument("--quick", action="store_true", help="10,000 matches, 200 records")
+    parser.add_argument("--keep-db", action="store_true", help=f"keep {DB_NAME} afterwards")
+    args = parser.parse_args()
+    if args.quick:
+        args.matches, args.records = 10_000, 200
+    busy = _host.machine_busy()
+    if busy > 0.25:
+        print(
+            f"warning: {busy:.2f} of {os.cpu_count()} cores were busy before the run started:"
+            " other load on this machine slows the figures down",
+            flush=True,
+        )
+    rng = random.Random(8)
+    _host.database_recreate(PG_ADMIN_DSN, DB_NAME)
+    try:
+        setup_django()
+        from django.core.management import call_command
+        from django.db import connection
+
+        from games import ratings
+        from games.engine import rating as formula
+        from games.models import Player, RatedResult
+
+        began = time.perf_counter()
+        call_command("migrate", verbosity=0, interactive=False)
+        results = seed(args.players, args.matches, rng)
+        print(
+            f"bench/ratings.py: PostgreSQL {DB_NAME}, {args.players:,} players, "
+            f"{args.matches:,} rated results; setup {time.perf_counter() - began:.1f} s",
+            flush=True,
+        )
+
+        # 2. The formula alone, in memory.
+        best = float("inf")
+        for _ in range(3):
+            t = time.perf_counter()
+            formula.replay_numbers(results, {})
+            best = min(best, time.perf_counter() - t)
+        pure = results
+        print(
+            f"pure replay          {best:7.2f} s  ({best / len(pure) * 1e6:.1f} us per match)",
+            flush=True,
+        )
+
+        # 3. and 4. The full replay in the database.
+        rows = []
+        for label in ("full replay, written", "full replay, checked"):
+            t = time.perf_counter()
+            report = ratings.ratings_replay()
+            seconds = time.perf_counter() - t
+            rows.append(seconds)
+            print(
+                f"{label:20} {seconds:7.2f} s  (read {report.read_seconds:.2f}, compute "
+                f"{report.compute_seconds:.2f}, write and commit "
+                f"{seconds - report.read_seconds - report.compute_seconds:.2f}; "
+                f"{report.rows_written:,} rows and {report.players_written:,} players written)",
+                flush=True,
+            )
+        assert RatedResult.objects.filter(rated=True, rating1_after__isnull=True).count() == 0
+
+        # 5. Incremental records, each its own transaction.
+        import datetime
+
+        ids = list(Player.objects.values_list("pk", flat=True))
+        players = {p.pk: p for p in Player.objects.all()}
+        after = datetime.datetime(2030, 1, 1, tzinfo=datetime.UTC)
+        t = time.perf_counter()
+        for i in range(args.records):
+            a, b = rng.sample(ids, 2)
+            ratings.rating_record(
+                source="club",
+                source_key=f"bench-more:{i}",
+                player1=players[a],
+                player2=players[b],
+                length=rng.choice(LENGTHS),
+                winner=players[rng.choice((a, b))],
+                at=after + datetime.timedelta(minutes=i),
+            )
+        per = (time.perf_counter() - t) / max(args.records, 1) * 1000
+        print(f"incremental          {per:7.2f} ms per result ({args.records:,} results)")
+        # The incremental results agree with a replay: a check writes nothing.
+        check = ratings.ratings_replay()
+        assert (check.rows_written, check.players_written) == (0, 0), check
+        connection.close()
+
+        verdict = "met" if rows[0] <= GOAL_SECONDS else "NOT met"
+        print(
+            f"goal (issue 8): recompute {args.matches:,} matches in <= {GOAL_SECONDS:g} s: "
+            f"{verdict} ({rows[0]:.2f} s with every row written, {rows[1]:.2f} s checked)"
+        )
+        print(f"seconds {rows[0]:.3f}")
+    finally:
+        if not args.keep_db:
+            _host.database_drop(PG_ADMIN_DSN, DB_NAME)
+
+
+if __name__ == "__main__":
+    _host.ensure_venv(__file__, "BENCH_RATINGS_VENV")
+    main()
