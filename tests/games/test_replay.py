@@ -20,6 +20,7 @@ from tests.factories import PlayerFactory
 from tests.games.test_services import _perform
 
 GAMES = int(os.environ.get("REPLAY_GAMES", "500"))
+GAMES_PER_SESSION = 10
 
 RULE_SETS = [
     (1, {}),
@@ -45,13 +46,17 @@ def test_R14_five_hundred_random_games_replay_to_their_stored_state():
         game = services.match_start(
             match_id=match.pk, dice=ScriptedDice(rng.randint(1, 6) for _ in range(100))
         )
-        # Play this game to its end; a longer match goes on with its next game.
+        # Play this game to its end; a longer match goes on with its next game, a money
+        # session for at most GAMES_PER_SESSION games (its state carries every game's
+        # result, so one endless session would make each action slower than the last).
+        in_match = 0
         while True:
             state = state_from_dict(game.state)
             if state.is_over:
                 played += 1
+                in_match += 1
                 game = Game.objects.filter(match=match).order_by("-number").first()
-                if game.is_over or played >= GAMES:
+                if game.is_over or played >= GAMES or in_match >= GAMES_PER_SESSION:
                     break
                 continue
             outcome = _perform(game, players, random_action(state, rng), rng)
