@@ -5,3 +5,17 @@ from django.utils.translation import gettext_lazy as _
 class ChouetteConfig(AppConfig):
     name = "chouette"
     verbose_name = _("Chouette")
+
+    def ready(self) -> None:
+        from games.player_sections import register_player_section
+
+        from .selectors import player_chouette_totals
+
+        # The player page (games) shows a player's chouette totals per session.
+        register_player_section(
+            "chouette",
+            title=_("Chouette"),
+            template="chouette/partials/player_sessions.html",
+            context=player_chouette_totals,
+            order=30,
+        )

@@ -538,11 +538,6 @@ def summary(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """A player's chouette totals per session (games has no player page to extend)."""
-    player = get_object_or_404(Player, pk=player_id)
-    rows = selectors.player_sessions(player_id=player.pk)
-    return render(
-        request,
-        "chouette/player.html",
-        {"player": player, "rows": rows, "net": sum(r.points for r in rows)},
-    )
+    """Moved: the player page (games) shows chouette totals as one of its sections."""
+    get_object_or_404(Player, pk=player_id)
+    return redirect("games:player", player_id=player_id, permanent=True)

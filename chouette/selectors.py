@@ -19,6 +19,7 @@ from django.db.models import Count, Q, Sum
 from chouette import rules
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
 from chouette.services import profile_of, stake_of
+from games.models import Player
 
 #: Games listed on the scoreboard by default (newest first).
 LAST_GAMES = 10
@@ -209,3 +210,10 @@ def player_sessions(*, player_id: int) -> list[PlayerSessionTotal]:
         )
         for s in sessions
     ]
+
+
+def player_chouette_totals(player: Player) -> dict[str, Any]:
+    """The player page's chouette section (``games.player_sections``): ``rows`` per
+    session and the ``net`` points. Two queries."""
+    rows = player_sessions(player_id=player.pk)
+    return {"rows": rows, "net": sum(r.points for r in rows)}

@@ -212,6 +212,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             }
         )
     context["games"] = list(match.games.all())
+    context["rating"] = selectors.match_rating(match=match)
     return render(request, "games/match.html", context)
 
 

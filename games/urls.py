@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import pages
+from . import pages, player_pages
 
 app_name = "games"
 
@@ -15,4 +15,11 @@ urlpatterns = [
     path("matches/<int:match_id>/end/", pages.match_end_session_page, name="match-end"),
     path("games/<int:game_id>/act/", pages.game_action_page, name="game-act"),
     path("games/<int:game_id>/board.svg", pages.game_board_page, name="game-board"),
+    path("players/<int:player_id>/", player_pages.player_page, name="player"),
+    path(
+        "players/<int:player_id>/vs/<int:opponent_id>/",
+        player_pages.head_to_head_page,
+        name="head-to-head",
+    ),
+    path("ratings/", player_pages.leaderboard_page, name="leaderboard"),
 ]

@@ -173,6 +173,10 @@ GAMES_INPROCESS_SWEEPER = False  # True: runserver sweeps in a thread (no worker
 # (each event can opt out too: tournaments.Event.rated) and club matches typed in. Decided
 # when a result is recorded; money sessions and chouettes are never rated.
 RATING_SOURCES = {"online": True, "tournament": True, "club": True}
+# The leaderboard lists players with at least this much experience (the sum of the
+# lengths of their rated matches) unless its visitor asks for another minimum: a newcomer
+# with two lucky wins is not the club's number one.
+RATING_LEADERBOARD_MIN_EXPERIENCE = env.int("RATING_LEADERBOARD_MIN_EXPERIENCE", default=25)
 
 # ---------------------------------------------------------------------------- notifications
 # Mail: each environment chooses its EMAIL_BACKEND (console locally, locmem in tests,

@@ -222,7 +222,11 @@ def test_player_page_lists_totals_per_session(en) -> None:
     cast = players()
     session = session_with(cast, name="Csütörtök")
     services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
-    page = en.get(_url("player", player_id=cast["Bob"].pk))
+    # The old address sends to the player page, which shows the chouette section.
+    moved = en.get(_url("player", player_id=cast["Bob"].pk))
+    assert moved.status_code == 301
+    assert moved.url == reverse("games:player", args=[cast["Bob"].pk])
+    page = en.get(moved.url)
     assert page.status_code == 200
     assert "Csütörtök" in page.text and "-4" in page.text
     assert en.get(_url("player", player_id=999999)).status_code == 404
