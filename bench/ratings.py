@@ -7,16 +7,21 @@ It is not a test. It talks to nothing but PostgreSQL on 127.0.0.1:5432.
    ``postgres``), migrates it with the production settings (in this process) and seeds
    ``--players`` players and ``--matches`` rated results among them (random pairs,
    lengths 1 to 25, one a minute), written by COPY with their numbers empty, as after an
-   import: the first replay computes and writes every row.
-2. **pure**: :func:`games.engine.rating.replay_numbers` (what a replay computes) over the
-   results in memory, best of 3: the formula alone.
+   import: the first replay computes and writes every row. ``--fillfactor N`` sets the
+   ledger table's fillfactor before the seeding instead of the migrations' 50 (to compare).
+2. **pure**: :func:`games.engine.rating.replay_cents` (what a replay computes) over the
+   results in memory, best of 3: the formula alone; and the same with Decimal ratings
+   (:func:`games.engine.rating.replay_numbers`).
 3. **full replay, all rows written**: :func:`games.ratings.ratings_replay`, as
    ``manage.py ratings_recompute`` runs it: one ordered read of the ledger, the pure
-   replay, the rows written back through COPY into a temporary table and one
-   ``UPDATE ... FROM``, the players by ``bulk_update``; one transaction, committed.
+   replay, the rows written back through a binary COPY into a temporary table and one
+   ``UPDATE ... FROM``, the players the same way; one transaction, committed.
 4. **full replay, nothing to write**: the same again on the consistent ledger (the rows
    are compared, none written): the cost of checking.
-5. **incremental**: ``--records`` results more through :func:`games.ratings.rating_record`
+5. **first result changed**: the winner of the first result changed and a replay from
+   its key, as :func:`games.ratings.rating_correct` runs it: most rows rewritten, now
+   rows that already had their numbers.
+6. **incremental**: ``--records`` results more through :func:`games.ratings.rating_record`
    (each its own transaction, as a finished match does), in milliseconds per result.
 
 The last line is ``seconds <full replay with all rows written>``.
@@ -104,6 +109,11 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=1_000)
     parser.add_argument("--quick", action="store_true", help="10,000 matches, 200 records")
     parser.add_argument("--keep-db", action="store_true", help=f"keep {DB_NAME} afterwards")
+    parser.add_argument(
+        "--fillfactor",
+        type=int,
+        help="the ledger table's fillfactor for this run instead of the migrations' (to compare)",
+    )
     args = parser.parse_args()
     if args.quick:
         args.matches, args.records = 10_000, 200
@@ -119,7 +129,7 @@ def main() -> None:
     try:
         setup_django()
         from django.core.management import call_command
-        from django.db import connection
+        from django.db import connection, transaction
 
         from games import ratings
         from games.engine import rating as formula
@@ -127,6 +137,12 @@ def main() -> None:
 
         began = time.perf_counter()
         call_command("migrate", verbosity=0, interactive=False)
+        if args.fillfactor:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"ALTER TABLE {RatedResult._meta.db_table}"
+                    f" SET (fillfactor = {int(args.fillfactor)})"
+                )
         results = seed(args.players, args.matches, rng)
         print(
             f"bench/ratings.py: PostgreSQL {DB_NAME}, {args.players:,} players, "
@@ -134,17 +150,31 @@ def main() -> None:
             flush=True,
         )
 
-        # 2. The formula alone, in memory.
-        best = float("inf")
-        for _ in range(3):
-            t = time.perf_counter()
-            formula.replay_numbers(results, {})
-            best = min(best, time.perf_counter() - t)
-        pure = results
+        # 2. The formula alone, in memory: what a replay computes (whole cents), and the
+        # same with Decimal ratings (the numbers of rate(), for comparison).
+        pure = {}
+        for name, replay in (("cents", formula.replay_cents), ("Decimal", formula.replay_numbers)):
+            best = float("inf")
+            for _ in range(3):
+                t = time.perf_counter()
+                replay(results, {})
+                best = min(best, time.perf_counter() - t)
+            pure[name] = best
         print(
-            f"pure replay          {best:7.2f} s  ({best / len(pure) * 1e6:.1f} us per match)",
+            f"pure replay          {pure['cents']:7.2f} s  "
+            f"({pure['cents'] / len(results) * 1e6:.1f} us per match; with Decimal ratings "
+            f"{pure['Decimal']:.2f} s)",
             flush=True,
         )
+
+        def show(label: str, seconds: float, report: ratings.ReplayReport) -> None:
+            print(
+                f"{label:20} {seconds:7.2f} s  (read {report.read_seconds:.2f}, compute "
+                f"{report.compute_seconds:.2f}, write and commit "
+                f"{seconds - report.read_seconds - report.compute_seconds:.2f}; "
+                f"{report.rows_written:,} rows and {report.players_written:,} players written)",
+                flush=True,
+            )
 
         # 3. and 4. The full replay in the database.
         rows = []
@@ -153,16 +183,21 @@ def main() -> None:
             report = ratings.ratings_replay()
             seconds = time.perf_counter() - t
             rows.append(seconds)
-            print(
-                f"{label:20} {seconds:7.2f} s  (read {report.read_seconds:.2f}, compute "
-                f"{report.compute_seconds:.2f}, write and commit "
-                f"{seconds - report.read_seconds - report.compute_seconds:.2f}; "
-                f"{report.rows_written:,} rows and {report.players_written:,} players written)",
-                flush=True,
-            )
+            show(label, seconds, report)
         assert RatedResult.objects.filter(rated=True, rating1_after__isnull=True).count() == 0
 
-        # 5. Incremental records, each its own transaction.
+        # 5. The first result's winner corrected: a replay from its key rewrites nearly
+        # every row, now of full width (rating_correct does the same, in one transaction).
+        first = RatedResult.objects.order_by("at", "id").first()
+        assert first is not None
+        loser = first.player2_id if first.winner_id == first.player1_id else first.player1_id
+        t = time.perf_counter()
+        with transaction.atomic():
+            RatedResult.objects.filter(pk=first.pk).update(winner_id=loser)
+            report = ratings.ratings_replay(since=(first.at, first.pk))
+        show("first result changed", time.perf_counter() - t, report)
+
+        # 6. Incremental records, each its own transaction.
         import datetime
 
         ids = list(Player.objects.values_list("pk", flat=True))

@@ -17,16 +17,18 @@ Terms (the formula as FIBS publishes it; issue 8):
   their own K (so a newcomer's rating moves up to five times as fast as a veteran's, and
   the two changes need not be equal).
 
-Rounding -- one rule, used by the incremental update and the full replay alike (they call
-the same :func:`rate`), so both give identical numbers: ratings are stored with two
+Rounding -- one rule, used by the incremental update and the full replay alike (both go
+through the same :func:`_step`), so both give identical numbers: ratings are stored with two
 decimals (as FIBS shows them). The computation takes the two stored ratings, runs in
 binary floating point, and rounds each player's change to 0.01 (``ROUND_HALF_EVEN``,
 applied to the exact value of the float). The new rating is the old one plus (winner) or
 minus (loser) that rounded change, exact in :class:`~decimal.Decimal`, so anyone can
 check a history by adding up the changes it shows. The float intermediates
 (``p_upset``, ``k``, ``exact`` changes) are kept for the calculation shown to players.
+:func:`replay_cents` does the same sums in whole cents (integers), exact too.
 
-Pure: no Django, no I/O; ratings in and out are :class:`~decimal.Decimal`.
+Pure: no Django, no I/O; ratings in and out are :class:`~decimal.Decimal`, or whole cents
+(``int``) for :func:`replay_cents`.
 """
 
 from __future__ import annotations
@@ -119,11 +121,13 @@ Numbers = tuple[
 ]
 
 
-def numbers(r1: Decimal, e1: int, r2: Decimal, e2: int, length: int, winner: int) -> Numbers:
-    """The formula itself, lean (a replay runs it 100,000 times): :func:`rate` and
-    :func:`replay_numbers` both call it, so they cannot differ. Arguments are checked by
-    the callers."""
-    f1, f2 = float(r1), float(r2)
+def _step(
+    f1: float, f2: float, e1: int, e2: int, length: int, winner: int
+) -> tuple[float, float, float, int, int]:
+    """The formula itself, lean (a replay runs it 100,000 times), on the two ratings as
+    floats: P_upset, each K and each player's signed change in whole cents. Every path
+    goes through it (:func:`numbers` for :func:`rate` and :func:`replay_numbers`, and
+    :func:`replay_cents`), so they cannot differ. Arguments are checked by the callers."""
     root = math.sqrt(length)
     pu = 1.0 / (math.pow(10.0, abs(f1 - f2) * root / 2000.0) + 1.0)
     # The winner is the favourite unless they are rated lower (then P = 1 - P_upset).
@@ -134,12 +138,18 @@ def numbers(r1: Decimal, e1: int, r2: Decimal, e2: int, length: int, winner: int
     k2 = 5.0 - e2 / 100.0
     if k2 < 1.0:
         k2 = 1.0
-    c1 = Decimal(_cents(4.0 * k1 * root * p)).scaleb(-2)
-    c2 = Decimal(_cents(4.0 * k2 * root * p)).scaleb(-2)
+    c1 = _cents(4.0 * k1 * root * p)
+    c2 = _cents(4.0 * k2 * root * p)
     if winner == 1:
-        c2 = -c2
-    else:
-        c1 = -c1
+        return pu, k1, k2, c1, -c2
+    return pu, k1, k2, -c1, c2
+
+
+def numbers(r1: Decimal, e1: int, r2: Decimal, e2: int, length: int, winner: int) -> Numbers:
+    """:func:`_step` with :class:`~decimal.Decimal` ratings in and out: all the
+    :data:`Numbers` of one result. Arguments are checked by the callers."""
+    pu, k1, k2, n1, n2 = _step(float(r1), float(r2), e1, e2, length, winner)
+    c1, c2 = Decimal(n1).scaleb(-2), Decimal(n2).scaleb(-2)
     return (pu, k1, k2, c1, c2, r1, r1 + c1, r2, r2 + c2, e1, e1 + length, e2, e2 + length)
 
 
@@ -267,4 +277,37 @@ def replay_numbers(
         append(n)
         state[a] = (n[6], n[10])
         state[b] = (n[8], n[12])
+    return out
+
+
+#: :data:`Numbers` with every rating and change in whole cents (``147354`` for 1473.54).
+CentNumbers = tuple[float, float, float, int, int, int, int, int, int, int, int, int, int]
+INITIAL_CENTS = 150_000
+
+
+def replay_cents(
+    results: list[tuple[int, int, int, int]],
+    state: dict[int, tuple[int, int]],
+) -> list[CentNumbers]:
+    """:func:`replay_numbers` in whole cents (what ``games.ratings`` replays with): the
+    same numbers without a :class:`~decimal.Decimal` in the loop, about twice as fast.
+    ``state`` holds each player's rating in cents and experience (a player not in it
+    starts at :data:`INITIAL_CENTS` and 0) and is moved on in place.
+
+    The same numbers: ``cents / 100`` is the float nearest to the rating, as
+    ``float(Decimal)`` is (both round correctly), so :func:`_step` sees the same floats;
+    the changes are whole cents, so integer sums are the Decimal sums exactly."""
+    initial = (INITIAL_CENTS, INITIAL_EXPERIENCE)
+    get = state.get
+    step = _step
+    out: list[CentNumbers] = []
+    append = out.append
+    for a, b, length, winner in results:
+        r1, e1 = get(a, initial)
+        r2, e2 = get(b, initial)
+        pu, k1, k2, c1, c2 = step(r1 / 100, r2 / 100, e1, e2, length, winner)
+        a1, a2, x1, x2 = r1 + c1, r2 + c2, e1 + length, e2 + length
+        append((pu, k1, k2, c1, c2, r1, a1, r2, a2, e1, x1, e2, x2))
+        state[a] = (a1, x1)
+        state[b] = (a2, x2)
     return out

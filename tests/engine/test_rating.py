@@ -221,3 +221,29 @@ def test_the_lean_replay_gives_the_numbers_of_rate():
             b.rating_before, b.rating_after, a.experience_before, a.experience_after,
             b.experience_before, b.experience_after,
         )  # fmt: skip
+
+
+def test_the_replay_in_cents_gives_the_numbers_of_the_decimal_replay():
+    from games.engine.rating import INITIAL_CENTS, replay_cents, replay_numbers
+
+    rng = random.Random(5)
+    results = [
+        (*rng.sample(range(30), 2), rng.choice((1, 3, 5, 7, 11, 25)), rng.choice((1, 2)))
+        for _ in range(3_000)
+    ]
+    # Some players start from stored values (as a replay from a key does), one of them
+    # a veteran far from 1500 (K = 1, large differences).
+    start = {0: (D("2123.47"), 950), 1: (D("1099.99"), 12), 2: (D("1500.01"), 399)}
+    state_decimal = dict(start)
+    state_cents = {p: (int(r * 100), e) for p, (r, e) in start.items()}
+    decimal = replay_numbers(results, state_decimal)
+    cents = replay_cents(results, state_cents)
+    assert len(cents) == len(decimal) == 3_000
+    for c, d in zip(cents, decimal, strict=True):
+        assert c[:3] == d[:3]  # P_upset and each K: the very same floats
+        assert [D(v).scaleb(-2) for v in c[3:9]] == list(d[3:9])
+        assert c[9:] == d[9:]
+    assert state_cents == {p: (int(r * 100), e) for p, (r, e) in state_decimal.items()}
+    assert replay_cents([(7, 8, 1, 1)], {}) == [
+        (0.5, 5.0, 5.0, 1000, -1000, INITIAL_CENTS, 151_000, INITIAL_CENTS, 149_000, 0, 1, 0, 1)
+    ]
