@@ -11,6 +11,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("ratings/club-results/", include("games.club_urls")),
     path("", include("games.urls")),
     path("notifications/", include("games.notification_urls")),
     path("clocks/", include("games.tableclock_urls")),

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .models import Notification, NotificationDelivery, Player, Webhook
+from .models import ClubResult, Notification, NotificationDelivery, Player, RatedResult, Webhook
 
 
 @admin.register(Player)
@@ -141,3 +141,41 @@ class NotificationDeliveryAdmin(admin.ModelAdmin):
             sent_again,
         )
         self.message_user(request, message % {"count": sent_again})
+
+
+class _ReadOnly(admin.ModelAdmin):
+    """The rating ledger changes only through its services (``games.ratings``,
+    ``games.club_results``), which replay what follows a change; the admin shows it."""
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(RatedResult)
+class RatedResultAdmin(_ReadOnly):
+    list_display = ["source_key", "source", "at", "player1", "player2", "length", "winner", "rated"]
+    list_filter = ["source", "rated"]
+    list_select_related = ["player1", "player2", "winner"]
+    search_fields = ["source_key", "player1__name", "player2__name"]
+    date_hierarchy = "at"
+
+
+@admin.register(ClubResult)
+class ClubResultAdmin(_ReadOnly):
+    list_display = [
+        "source_key",
+        "played_at",
+        "player1",
+        "player2",
+        "winner",
+        "entered_by",
+        "voided_at",
+    ]
+    list_select_related = ["player1", "player2", "winner", "entered_by"]
+    search_fields = ["source_key", "player1__name", "player2__name"]

@@ -629,6 +629,10 @@ class RatedResult(models.Model):
         verbose_name = _("rated result")
         verbose_name_plural = _("rated results")
         ordering = ["at", "id"]
+        # On PostgreSQL the table also leaves half of each page free (fillfactor 50, set
+        # by migration 0009_ratings_fillfactor: Django models have no such option), so
+        # that a replay rewrites most rows without touching these indexes. Each index
+        # more slows every record and each row a replay cannot rewrite in place.
         indexes = [
             # The replay's order, and "is there a later rated result of these players".
             models.Index(fields=["at", "id"], name="ratedresult_order"),
@@ -654,3 +658,77 @@ class RatedResult(models.Model):
     def winner_index(self) -> int:
         """1 or 2: which player won."""
         return 1 if self.winner_id == self.player1_id else 2
+
+
+class ClubResult(models.Model):
+    """Who typed in a club match result (issue 8: a match played over the board outside a
+    tournament, e.g. a club night's friendly), when, and who last corrected or voided it.
+
+    The result itself is the ledger's row (:class:`RatedResult`, source ``club``, the same
+    ``source_key``) while it stands: its numbers and order live there only. This row is
+    the audit beside it, written by :mod:`games.club_results`. It is linked by the key,
+    not by a foreign key, because a void deletes the ledger row (``rating_void``) and the
+    audit must outlive it; so it also keeps the result as last typed in (players, length,
+    winner, date), and a voided result still shows what was voided, by whom and when.
+    """
+
+    source_key = models.CharField(_("source key"), max_length=64, unique=True)
+    player1 = models.ForeignKey(
+        Player, verbose_name=_("player 1"), on_delete=models.PROTECT, related_name="+"
+    )
+    player2 = models.ForeignKey(
+        Player, verbose_name=_("player 2"), on_delete=models.PROTECT, related_name="+"
+    )
+    length = models.PositiveSmallIntegerField(_("match length"))
+    winner = models.ForeignKey(
+        Player, verbose_name=_("winner"), on_delete=models.PROTECT, related_name="+"
+    )
+    played_at = models.DateTimeField(_("played"))
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("typed in by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    entered_at = models.DateTimeField(_("typed in"))
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("last corrected by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    corrected_at = models.DateTimeField(_("last corrected"), null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("voided by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club result")
+        verbose_name_plural = _("club results")
+        ordering = ["-played_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(player1=models.F("player2")), name="clubresult_two_players"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(winner=models.F("player1"))
+                | models.Q(winner=models.F("player2")),
+                name="clubresult_winner_plays",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(length__gte=1, length__lte=64), name="clubresult_length"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.source_key

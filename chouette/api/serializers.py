@@ -4,6 +4,7 @@ rest, in :mod:`chouette.services`), outputs read from the selectors. Player ids 
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from chouette import rules
@@ -66,6 +67,8 @@ class EntryInput(serializers.Serializer):
     )
 
 
+# Named for the schema: tournaments have a GameInput and a VersionInput too.
+@extend_schema_serializer(component_name="ChouetteGameInput")
 class GameInput(serializers.Serializer):
     entry = EntryInput()
     expected_version = serializers.IntegerField(required=False, allow_null=True)
@@ -76,6 +79,7 @@ class SeatInput(serializers.Serializer):
     expected_version = serializers.IntegerField(required=False, allow_null=True)
 
 
+@extend_schema_serializer(component_name="ChouetteVersionInput")
 class VersionInput(serializers.Serializer):
     expected_version = serializers.IntegerField(required=False, allow_null=True)
 

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from . import notifications, tableclocks, views
+from . import club_results, notifications, ratings, tableclocks, views
 
 app_name = "games-api"
 
@@ -10,6 +10,12 @@ urlpatterns = [
     path("me/", views.MeApi.as_view(), name="me"),
     path("players/", views.PlayerListApi.as_view(), name="player-list"),
     path("players/<int:player_id>/", views.PlayerDetailApi.as_view(), name="player-detail"),
+    path(
+        "players/<int:player_id>/results/",
+        ratings.PlayerResultsApi.as_view(),
+        name="player-results",
+    ),
+    path("ratings/", ratings.LeaderboardApi.as_view(), name="leaderboard"),
     path("matches/", views.MatchListApi.as_view(), name="match-list"),
     path("matches/<int:match_id>/", views.MatchDetailApi.as_view(), name="match-detail"),
     path("matches/<int:match_id>/start/", views.MatchStartApi.as_view(), name="match-start"),
@@ -32,6 +38,13 @@ urlpatterns = [
         "notifications/channels/",
         notifications.NotificationChannelsApi.as_view(),
         name="notification-channels",
+    ),
+    # club match results typed in, for the rating (issue 8; the club's directors)
+    path("club-results/", club_results.ClubResultListApi.as_view(), name="club-result-list"),
+    path(
+        "club-results/<int:result_id>/",
+        club_results.ClubResultDetailApi.as_view(),
+        name="club-result-detail",
     ),
     # over-the-board table clocks (R12)
     path("table-clocks/", tableclocks.TableClockListApi.as_view(), name="table-clock-list"),
