@@ -13,10 +13,12 @@ class FlightInline(admin.TabularInline):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["name", "starts_on", "location", "status"]
-    list_filter = ["status"]
+    list_display = ["name", "starts_on", "location", "status", "rated"]
+    list_filter = ["status", "rated"]
     search_fields = ["name", "slug", "location"]
     filter_horizontal = ["directors"]
+    # Changed on the director's page, which refuses it once results are rated.
+    readonly_fields = ["rated"]
     inlines = [FlightInline]
 
 
@@ -38,11 +40,12 @@ class FlightAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    list_display = ["player", "flight", "seed", "rating", "status", "late"]
+    list_display = ["player", "flight", "seed", "rating", "status", "late", "place_label"]
     list_filter = ["status", "late"]
     search_fields = ["player__name", "flight__name"]
     raw_id_fields = ["player", "flight"]
-    readonly_fields = ["seed"]
+    # Places are written by the services from the results.
+    readonly_fields = ["seed", "place", "place_label", "side_part", "side_place_label"]
 
 
 @admin.register(TournamentMatch)

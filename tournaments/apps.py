@@ -8,10 +8,24 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # The notification kinds of tournaments (match ready, result to confirm).
+        from games.player_sections import register_player_section, register_result_links
         from games.signals import match_finished
 
         from . import notifications  # noqa: F401
+        from .pages import player_section_context
+        from .selectors import result_links, result_will_be_rated
         from .services import on_match_finished
 
         # A tournament match played online reports itself when its last game ends.
         match_finished.connect(on_match_finished, dispatch_uid="tournaments.match_finished")
+        # The player page (games) lists the player's tournaments with their places.
+        register_player_section(
+            "tournaments",
+            title=_("Tournaments"),
+            template="tournaments/partials/player_placings.html",
+            context=player_section_context,
+            order=20,
+        )
+        # The player page's results link tournament results to their flight page, and a
+        # tournament match played online says before it ends whether it will be rated.
+        register_result_links("tmatch", result_links, rated=result_will_be_rated)

@@ -59,7 +59,8 @@ class Event(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
     )
     #: Whether the event's results count for the players' ratings (issue 8); decided
-    #: for each result as it comes to stand, so change it before the first result.
+    #: for each result as it comes to stand, so it changes only before the first result
+    #: is in the rating ledger (:func:`tournaments.services.event_update` refuses after).
     rated = models.BooleanField(
         _("rated"),
         default=True,
@@ -215,6 +216,19 @@ class Entry(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
     )
     late = models.BooleanField(_("late entry"), default=False)
+    #: The entry's place in the flight's main ranking (the main draw; the three parts of
+    #: a double elimination together; the Swiss / round robin standings), as
+    #: :func:`tournaments.selectors.flight_finishing_order` gives it, once it is final:
+    #: ``place`` the group's best place (3 for "3-4"), ``place_label`` as shown.
+    #: Written by :mod:`tournaments.services` whenever a flight changes (see
+    #: ``_store_places``), empty while the entrant is still playing; read by the player
+    #: page (:func:`tournaments.selectors.player_placings`) without computing brackets.
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    place_label = models.CharField(_("place (as shown)"), max_length=10, blank=True)
+    #: The final place in the other part the entrant played (``consolation`` or
+    #: ``last_chance``), the same way; empty when none.
+    side_part = models.CharField(_("other part"), max_length=20, blank=True)
+    side_place_label = models.CharField(_("place in the other part"), max_length=10, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

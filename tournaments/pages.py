@@ -545,6 +545,12 @@ def match_start_online(request: HttpRequest, slug: str, match_id: int) -> HttpRe
 
 
 # ====================================================================== director: events
+RATED_HELP = gettext_lazy(
+    "The results count for the players' ratings. It can be changed until the first result "
+    "is recorded."
+)
+
+
 class EventForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
     starts_on = forms.DateField(
@@ -557,6 +563,41 @@ class EventForm(forms.Form):
         required=False,
         help_text=gettext_lazy("Letters, digits and hyphens; made from the name when empty."),
     )
+    rated = forms.BooleanField(
+        label=gettext_lazy("Rated"), required=False, initial=True, help_text=RATED_HELP
+    )
+
+
+class EventSettingsForm(forms.Form):
+    """The event's settings on its director's page (the web address stays).
+
+    ``rated`` is a pair of radio buttons, not a box: a post without it (they are shown
+    disabled once results are rated, ``rated_locked``, and a browser does not send
+    disabled inputs) leaves it as it is (``None``), while a post with it, e.g. from a page
+    opened before the first result, is the service's to refuse, with its reason."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    starts_on = forms.DateField(
+        label=gettext_lazy("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    location = forms.CharField(label=gettext_lazy("Location"), max_length=200, required=False)
+    rated = forms.TypedChoiceField(
+        label=gettext_lazy("Ratings"),
+        choices=[("True", gettext_lazy("Rated")), ("False", gettext_lazy("Not rated"))],
+        coerce=lambda value: value == "True",
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=RATED_HELP,
+    )
+
+    def __init__(self, *args: Any, rated_locked: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if rated_locked:
+            self.fields["rated"].disabled = True
+            self.fields["rated"].help_text = gettext_lazy(
+                "Results of this event are in the rating list already: this no longer changes."
+            )
 
 
 @login_required
@@ -686,10 +727,26 @@ def _unfinished(event: Event) -> list[dict[str, Any]]:
     return out
 
 
+def _settings_form(event: Event, data: Any = None) -> EventSettingsForm:
+    """The settings form (:class:`EventSettingsForm`): shown with ``rated`` locked once
+    results are rated; a post takes ``rated`` when it has it."""
+    return EventSettingsForm(
+        data,
+        initial={
+            "name": event.name,
+            "starts_on": event.starts_on,
+            "location": event.location,
+            "rated": str(event.rated),
+        },
+        rated_locked=data is None and selectors.event_has_rated_results(event_id=event.pk),
+        auto_id="event-%s",  # the new flight's form on the same page has a "name" too
+    )
+
+
 @director_required
 def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
     """The director's page of an event: its flights, a new flight, the unfinished
-    matches with running clocks, the directors."""
+    matches with running clocks, the event's settings, the directors."""
     flights = event.flights.annotate(entry_count=Count("entries", distinct=True)).order_by("id")
     return render(
         request,
@@ -698,6 +755,7 @@ def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
             "event": event,
             "flights": flights,
             "flight_form": FlightForm(),
+            "settings_form": _settings_form(event),
             "director_form": DirectorForm(),
             "unfinished": _unfinished(event),
             "directors": event.directors.order_by("username"),
@@ -724,6 +782,24 @@ def flight_create(request: HttpRequest, event: Event) -> HttpResponseRedirect:
         return redirect(_manage_url(event))
     messages.success(request, _("The flight was created."))
     return redirect("tournaments:flight-manage", slug=event.slug, flight_id=flight.pk)
+
+
+@director_required
+@require_POST
+def event_update(request: HttpRequest, event: Event) -> HttpResponseRedirect:
+    """Save the event's settings (:func:`services.event_update`: ``rated`` only until
+    the first result is rated)."""
+    form = _settings_form(event, request.POST)
+    if not form.is_valid():
+        _form_error(request, form)
+        return redirect(_manage_url(event))
+    try:
+        services.event_update(event_id=event.pk, by=request.user, **form.cleaned_data)
+    except ApplicationError as exc:
+        _error(request, exc)
+    else:
+        messages.success(request, _("The event's settings were saved."))
+    return redirect(_manage_url(event))
 
 
 @director_required
@@ -1065,3 +1141,16 @@ def match_set_table(request: HttpRequest, event: Event, match_id: int) -> HttpRe
     else:
         messages.success(request, _("The table was saved."))
     return _back(request, _match_manage_url(event, row.pk))
+
+
+# ====================================================================== the player page
+def player_section_context(player: Player) -> dict[str, Any]:
+    """The context of the player page's tournaments section
+    (``tournaments/partials/player_placings.html``, registered in
+    :meth:`tournaments.apps.TournamentsConfig.ready`): one query."""
+    return {
+        "placings": [
+            {"p": p, "side_title": part_title(p.side_part) if p.side_part else ""}
+            for p in selectors.player_placings(player_id=player.pk)
+        ]
+    }

@@ -11,6 +11,9 @@
   :class:`~tournaments.models.Flight`).
 * :func:`event_unfinished_matches` - the director's list of matches being played or
   waiting to be, with their online matches (and so their clocks).
+* :func:`event_has_rated_results` - whether the event's ``rated`` can still change.
+* :func:`player_placings` - a player's flights with their places, for the player page:
+  one query however many (the places are stored on the entries by the services).
 """
 
 from __future__ import annotations
@@ -18,14 +21,17 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
+from django.urls import reverse
 
+from games.ratings import is_rated
 from tournaments import pairing
 from tournaments.models import Entry, Event, Flight, FlightRound, TournamentMatch
-from tournaments.services import DEFAULT_SEASON_POINTS, OPEN, match_results
+from tournaments.services import DEFAULT_SEASON_POINTS, IN_LEDGER, OPEN, match_results
 
 
 @dataclass(frozen=True)
@@ -101,22 +107,17 @@ class PlaceRow:
 def flight_finishing_order(*, flight: Flight) -> dict[str, list[PlaceRow]]:
     """Ranking name -> places, best first (see :mod:`tournaments.pairing.resolve`)."""
     if not flight.is_bracket:
-        places: list[PlaceRow] = []
-        for row in flight_standings(flight=flight):
-            if places and places[-1].rank == row.standing.rank:
-                places[-1].entries.append(row.entry)
-            else:
-                places.append(PlaceRow(row.standing.rank, "", [row.entry]))
-        out = [
-            PlaceRow(
-                p.rank,
-                str(p.rank) if len(p.entries) == 1 else f"{p.rank}-{p.rank + len(p.entries) - 1}",
-                p.entries,
-                flight.status == Flight.Status.FINISHED,
-            )
-            for p in places
-        ]
-        return {"": out}
+        lines = flight_standings(flight=flight)
+        by_id = {line.entry.pk: line.entry for line in lines}
+        table = pairing.standings_places(
+            [line.standing for line in lines], final=flight.status == Flight.Status.FINISHED
+        )
+        return {
+            "": [
+                PlaceRow(p.rank, p.label, [by_id[int(e)] for e in p.entrants], p.final)
+                for p in table
+            ]
+        }
     if not flight.bracket:
         return {}
     entries = {e.pk: e for e in flight.entries.select_related("player")}
@@ -185,14 +186,116 @@ def event_unfinished_matches(*, event_id: int) -> QuerySet[TournamentMatch]:
     )
 
 
+def event_has_rated_results(*, event_id: int) -> bool:
+    """Whether results of the event are in the rating ledger (then its ``rated`` no
+    longer changes: :func:`tournaments.services.event_update`). One query."""
+    return TournamentMatch.objects.filter(IN_LEDGER, flight__event_id=event_id).exists()
+
+
+@dataclass(frozen=True)
+class Placing:
+    """A player's entry in a flight, for their page. ``status``:
+
+    * ``"registered"`` - the flight is not drawn yet;
+    * ``"playing"`` - drawn, and the player is still in the running;
+    * ``"placed"`` - out of the running or the flight is over: ``place_label`` (and
+      ``side_part``/``side_place_label`` for a consolation or last chance) is final;
+    * ``"withdrawn"`` - withdrawn (a withdrawal after the draw still has its place).
+    """
+
+    entry: Entry
+    status: str
+
+    @property
+    def flight(self) -> Flight:
+        return self.entry.flight
+
+    @property
+    def event(self) -> Event:
+        return self.entry.flight.event
+
+    @property
+    def date(self) -> Any:
+        return self.entry.flight.event.starts_on
+
+    @property
+    def place(self) -> int | None:
+        return self.entry.place
+
+    @property
+    def place_label(self) -> str:
+        return self.entry.place_label
+
+    @property
+    def side_part(self) -> str:
+        return self.entry.side_part
+
+    @property
+    def side_place_label(self) -> str:
+        return self.entry.side_place_label
+
+
+def _placing_status(entry: Entry) -> str:
+    if entry.status == Entry.Status.WITHDRAWN:
+        return "withdrawn"
+    if entry.place is not None:
+        return "placed"
+    if entry.flight.status == Flight.Status.REGISTRATION:
+        return "registered"
+    return "playing"
+
+
+def player_placings(*, player_id: int) -> list[Placing]:
+    """The player's flights, the latest event first, with event, flight, date, place and
+    status (:class:`Placing`): one query, whatever the number of flights (the places are
+    stored on the entries; the flights' draws are not read)."""
+    entries = (
+        Entry.objects.filter(player_id=player_id)
+        .select_related("flight__event")
+        .defer("flight__bracket", "flight__options")
+        .order_by("-flight__event__starts_on", "-flight__event_id", "flight_id")
+    )
+    return [Placing(entry, _placing_status(entry)) for entry in entries]
+
+
 __all__ = [
     "BracketPage",
     "PlaceRow",
+    "Placing",
     "StandingRow",
+    "event_has_rated_results",
     "event_unfinished_matches",
     "flight_bracket",
     "flight_finishing_order",
     "flight_finishing_order_csv",
     "flight_season_points",
     "flight_standings",
+    "player_placings",
 ]
+
+
+def result_links(source_keys: Sequence[str]) -> dict[str, str]:
+    """The flight page (at the match's row) of each ``tmatch:<id>`` ledger key, for the
+    player page's results (``games.player_sections``). One query for all of them."""
+    ids = {int(k.partition(":")[2]): k for k in source_keys if k.partition(":")[2].isdigit()}
+    rows = TournamentMatch.objects.filter(pk__in=list(ids)).values_list(
+        "pk", "flight_id", "flight__event__slug"
+    )
+    return {
+        ids[pk]: reverse("tournaments:flight", args=[slug, flight_id]) + f"#match-{pk}"
+        for pk, flight_id, slug in rows
+    }
+
+
+def result_will_be_rated(source_key: str) -> bool:
+    """Whether the result of the tournament match ``tmatch:<id>`` will count for the
+    ratings: its event is rated and so are tournament results (one query)."""
+    _prefix, _sep, raw = source_key.partition(":")
+    if not raw.isdigit():
+        return False
+    rated = (
+        TournamentMatch.objects.filter(pk=int(raw))
+        .values_list("flight__event__rated", flat=True)
+        .first()
+    )
+    return bool(rated) and is_rated("tournament")

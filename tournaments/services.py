@@ -38,6 +38,16 @@ says so, counting from when it first stood (an online match: from when it finish
 walkover or bye is not rated. A correction changes the ledger's result in its place and
 so replays the ratings from there; a reset takes the result out. The online match of a
 tournament match is ``played_for`` it, so it is not rated a second time as a casual match.
+Whether an event is rated can be changed (:func:`event_update`) only while none of its
+results is in the ledger (409 ``event_has_results`` after).
+
+Places (issue 8): every change to a flight (:func:`_advance`: results, corrections and
+their resets, withdrawals, late entries, the draw) stores each entry's final place
+(``Entry.place``, ``place_label``, ``side_part``, ``side_place_label``) from the same
+resolution of the bracket (or, for a finished Swiss / round robin, its standings), and
+clears the place of an entrant back in the running. Only the entries whose place changed
+are written (usually one ``UPDATE``, none when nothing did). So the player page reads
+places; it does not compute brackets.
 """
 
 from __future__ import annotations
@@ -106,6 +116,13 @@ BUILDER_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 OPEN = (TournamentMatch.Status.READY, TournamentMatch.Status.REPORTED)
+#: The matches whose results :func:`_rate` put into the rating ledger: played results
+#: that stand (walkovers and byes are not in it; a reset takes a result out).
+IN_LEDGER = Q(status=TournamentMatch.Status.CONFIRMED, decided_at__isnull=False)
+#: The place columns of an entry (written by :func:`_store_places` only).
+PLACE_FIELDS = ("place", "place_label", "side_part", "side_place_label")
+#: Up to this many distinct new places, one plain ``UPDATE`` each; more: one bulk update.
+PLACE_UPDATES = 2
 DONE = (
     TournamentMatch.Status.CONFIRMED,
     TournamentMatch.Status.WALKOVER,
@@ -250,6 +267,78 @@ def event_create(
             event.directors.add(by)
     except IntegrityError:  # a concurrent create took the slug
         raise Conflict("slug_taken", _("Another event already uses this web address.")) from None
+    return event
+
+
+def event_update(
+    *,
+    event_id: int,
+    by: Any,
+    name: str | None = None,
+    starts_on: date | None = None,
+    location: str | None = None,
+    rated: bool | None = None,
+) -> Event:
+    """Change an event's name, date, place or ``rated`` (``None``: unchanged); its
+    directors may. The web address stays (links to it are out there).
+
+    ``rated`` (whether the results count for the ratings) is decided for each result as
+    it comes to stand, so it changes only while **no result of the event is in the
+    rating ledger** (:data:`IN_LEDGER`: walkovers and byes do not count); after that a
+    change is refused (409 ``event_has_results``; giving the value it has is no change
+    and passes). A club decides this before the first match; rating the event's results
+    again afterwards would be a correction of each of them
+    (:func:`games.ratings.rating_correct`: one replay of the ledger per result, under the
+    ledger's lock), not a setting, so it is not offered here.
+
+    Concurrency: with ``rated``, the event's flights are locked first (in id order, the
+    order in which result writes take a flight and then touch the event), then the event:
+    a result being recorded meanwhile either commits before the check (and is seen) or
+    waits and then reads the new flag (:func:`_rate` reads it after its flight lock)."""
+    try:
+        event = Event.objects.get(pk=event_id)
+    except Event.DoesNotExist:
+        raise NotFound("event_not_found", _("There is no event with this id.")) from None
+    _require_director(by, event)
+    if name is not None:
+        name = name.strip()
+        if not name:
+            raise ValidationFailed("name_required", _("Give the event a name."))
+    if location is not None:
+        location = location.strip()
+    with transaction.atomic():
+        if rated is not None:
+            list(
+                Flight.objects.select_for_update()
+                .filter(event_id=event_id)
+                .order_by("pk")
+                .values_list("pk", flat=True)
+            )
+        event = Event.objects.select_for_update().get(pk=event_id)
+        was_rated = event.rated
+        fields = []
+        for field, value in (
+            ("name", name),
+            ("starts_on", starts_on),
+            ("location", location),
+            ("rated", rated),
+        ):
+            if value is not None and getattr(event, field) != value:
+                setattr(event, field, value)
+                fields.append(field)
+        if "rated" in fields and (
+            TournamentMatch.objects.filter(IN_LEDGER, flight__event_id=event_id).exists()
+        ):
+            raise Conflict(
+                "event_has_results",
+                _(
+                    "Results of this event already count in the rating list: whether it is "
+                    "rated can no longer be changed."
+                ),
+                extra={"rated": was_rated},
+            )
+        if fields:
+            event.save(update_fields=fields)
     return event
 
 
@@ -778,7 +867,7 @@ def _bracket_results(rows: Sequence[TournamentMatch]) -> dict[str, pairing.Resul
 
 
 def _resolve(flight: Flight, rows: Sequence[TournamentMatch], entries: Sequence[Entry], **kw):
-    bracket = pairing.Bracket.from_dict(flight.bracket or {})
+    bracket = kw.get("bracket") or pairing.Bracket.from_dict(flight.bracket or {})
     seeds = [e.pk for e in sorted(entries, key=lambda e: e.seed or 0) if e.seed is not None]
     withdrawn = {e.pk for e in entries if e.status == Entry.Status.WITHDRAWN}
     results = kw.get("results", _bracket_results(rows))
@@ -805,8 +894,11 @@ def _advance(
     rows = list(flight.matches.all()) if rows is None else rows
     entries = {e.pk: e for e in flight.entries.select_related("player__user")}
     ready: list[TournamentMatch] = list(notify_rows)
+    bracket: pairing.Bracket | None = None
+    resolved: Mapping[str, pairing.ResolvedSlot] | None = None
     if flight.is_bracket and flight.bracket:
-        resolved = _resolve(flight, rows, list(entries.values()))
+        bracket = pairing.Bracket.from_dict(flight.bracket)
+        resolved = _resolve(flight, rows, list(entries.values()), bracket=bracket)
         changed = []
         for row in rows:
             rs = resolved[row.slot_key]
@@ -847,6 +939,7 @@ def _advance(
     _notify_ready(flight, ready, entries)
     fields = []
     finished = _finished(flight, rows)
+    _store_places(flight, rows, entries, bracket, resolved, finished=finished)
     if finished != (flight.status == Flight.Status.FINISHED):
         # Finished by this result, or open again after a correction reset a final.
         flight.status = Flight.Status.FINISHED if finished else Flight.Status.DRAWN
@@ -862,6 +955,74 @@ def _advance(
             event.status = status
             event.save(update_fields=["status"])
     return ready
+
+
+def _flight_places(
+    flight: Flight,
+    rows: Sequence[TournamentMatch],
+    entries: Sequence[Entry],
+    bracket: pairing.Bracket | None,
+    resolved: Mapping[str, pairing.ResolvedSlot] | None,
+    *,
+    finished: bool,
+) -> dict[int, pairing.EntrantPlace]:
+    """Entry id -> final places (:func:`tournaments.pairing.entrant_places`), without a
+    query: a bracket's from its resolution (``bracket``, ``resolved``); a Swiss / round
+    robin flight's from its standings once ``finished`` (none before)."""
+    if flight.is_bracket:
+        if bracket is None or resolved is None:
+            return {}
+        orders = pairing.finishing_order(bracket, resolved)
+        places = pairing.entrant_places(orders, main=next(iter(bracket.rankings())))
+    else:
+        if not finished:
+            return {}
+        seeded = sorted((e for e in entries if e.seed is not None), key=lambda e: e.seed or 0)
+        table = pairing.standings(
+            [e.pk for e in seeded],
+            match_results(rows),
+            order=flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
+        )
+        orders = {"": pairing.standings_places(table, final=True)}
+        places = pairing.entrant_places(orders, main="")
+    return {int(e): p for e, p in places.items()}
+
+
+def _store_places(
+    flight: Flight,
+    rows: Sequence[TournamentMatch],
+    entries: Mapping[int, Entry],
+    bracket: pairing.Bracket | None,
+    resolved: Mapping[str, pairing.ResolvedSlot] | None,
+    *,
+    finished: bool,
+) -> None:
+    """Write the entries' places (:func:`_flight_places`) where they changed. An entry
+    without a final place (still playing, not drawn) has its place cleared (a correction
+    can put a player back in the running).
+
+    Usually a result changes one place (the loser's) or one shared group's label: one
+    plain ``UPDATE ... WHERE id IN`` per new value, up to :data:`PLACE_UPDATES` of them; more
+    (a correction, a finished Swiss) go in one ``bulk_update`` (measured: a plain
+    update costs a quarter of a ``CASE`` one for a few rows)."""
+    places = _flight_places(
+        flight, rows, list(entries.values()), bracket, resolved, finished=finished
+    )
+    changed: dict[tuple[Any, ...], list[Entry]] = {}
+    for pk, entry in entries.items():
+        p = places.get(pk, pairing.NO_PLACE)
+        wanted = (p.place, p.label, p.side_part, p.side_label)
+        if tuple(getattr(entry, f) for f in PLACE_FIELDS) != wanted:
+            for f, value in zip(PLACE_FIELDS, wanted, strict=True):
+                setattr(entry, f, value)
+            changed.setdefault(wanted, []).append(entry)
+    if len(changed) > PLACE_UPDATES:
+        Entry.objects.bulk_update([e for group in changed.values() for e in group], PLACE_FIELDS)
+        return
+    for wanted, group in changed.items():
+        Entry.objects.filter(pk__in=[e.pk for e in group]).update(
+            **dict(zip(PLACE_FIELDS, wanted, strict=True))
+        )
 
 
 def _finished(flight: Flight, rows: Sequence[TournamentMatch]) -> bool:
@@ -1022,6 +1183,9 @@ def _rate(flight: Flight, row: TournamentMatch, *, at: datetime, correction: boo
             ratings.rating_void(source_key=key)
         return
     p1, p2 = row.entry_a.player, row.entry_b.player
+    # The flag as committed now, not as read with the flight: an event_update that held
+    # the flight lock while we waited for it may have changed it (one small query).
+    rated = Event.objects.filter(pk=flight.event_id).values_list("rated", flat=True).get()
     online = row.online_match
     fields: dict[str, Any] = {
         "source_key": key,
@@ -1030,7 +1194,7 @@ def _rate(flight: Flight, row: TournamentMatch, *, at: datetime, correction: boo
         "length": row.match_length,
         "winner": p1 if row.winner == "a" else p2,
         "match": online,
-        "rated": flight.event.rated,
+        "rated": rated,
     }
     if online is not None and online.finished_at:
         at = online.finished_at

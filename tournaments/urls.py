@@ -32,6 +32,7 @@ player = [
 director = [
     path("new/", pages.event_create, name="event-create"),
     path("<slug:slug>/manage/", pages.event_manage, name="event-manage"),
+    path("<slug:slug>/manage/settings/", pages.event_update, name="event-update"),
     path("<slug:slug>/manage/flights/", pages.flight_create, name="flight-create"),
     path("<slug:slug>/manage/directors/", pages.event_add_director, name="event-add-director"),
     path(

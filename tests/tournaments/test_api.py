@@ -73,14 +73,18 @@ def club(event, director):
 def _snapshot():
     """Everything a write could change."""
     return (
-        list(Event.objects.order_by("pk").values_list("pk", "status")),
+        list(
+            Event.objects.order_by("pk").values_list(
+                "pk", "status", "name", "starts_on", "location", "rated"
+            )
+        ),
         sorted(
             (e.pk, sorted(e.directors.values_list("pk", flat=True)))
             for e in Event.objects.prefetch_related("directors")
         ),
         list(Flight.objects.order_by("pk").values_list("pk", "version", "status", "seed")),
         list(FlightRound.objects.order_by("pk").values()),
-        list(Entry.objects.order_by("pk").values_list("pk", "status", "seed")),
+        list(Entry.objects.order_by("pk").values_list("pk", "status", "seed", "place_label")),
         list(TournamentMatch.objects.order_by("pk").values()),
         ResultCorrection.objects.count(),
         Match.objects.count(),
@@ -90,6 +94,12 @@ def _snapshot():
 # Each write endpoint: (path, body) from the fixture.
 WRITES = {
     "event_create": lambda c: ("/api/v1/events/", {"name": "Őszi Kupa", "starts_on": "2025-10-04"}),
+    # PATCH (METHODS): the club fixture's event has a rated result, so its ``rated``
+    # stays (test_event_settings.py has the matrix of changing it).
+    "event_update": lambda c: (
+        f"/api/v1/events/{c['event'].pk}/",
+        {"location": "Debrecen", "rated": True},
+    ),
     "event_add_director": lambda c: (
         f"/api/v1/events/{c['event'].pk}/directors/",
         {"user": UserFactory().pk},
@@ -135,6 +145,8 @@ WRITES = {
     "result_confirm": lambda c: (f"/api/v1/tournament-matches/{c['m11'].pk}/confirm/", {}),
 }
 
+#: The writes that are not a POST.
+METHODS = {"event_update": "patch"}
 DIRECTOR_ONLY = {"anonymous": 401, "player": 403, "other_player": 403, "other_director": 403}
 EXPECTED = {
     name: {**DIRECTOR_ONLY, "director": 201 if name in ("flight_create", "entry_register") else 200}
@@ -182,7 +194,8 @@ def test_the_authorization_matrix_of_every_write_endpoint(club, write, actor):
         services.result_report(match_id=club["m11"].pk, by=club["opponent"], score_a=5, score_b=3)
     path, body = WRITES[write](club)
     before = _snapshot()
-    response = _client(club["actors"][actor]).post(path, body, format="json")
+    send = getattr(_client(club["actors"][actor]), METHODS.get(write, "post"))
+    response = send(path, body, format="json")
     expected = EXPECTED[write][actor]
     assert response.status_code == expected, response.json()
     if expected >= 400:

@@ -1,16 +1,21 @@
 """Concurrent result writes to one tournament match are serialised (non-negotiable 4):
 the flight row is locked for every write and the match carries a version. Real
-PostgreSQL, real threads, one connection each, released together by a barrier."""
+PostgreSQL, real threads, one connection each, released together by a barrier. And a
+change of ``Event.rated`` racing a result: the result follows the flag as committed, or
+the change is refused because the result is in."""
 
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.errors import Conflict
+from games.models import RatedResult
 from tests.tournaments.factories import DirectorFactory, EventFactory, flight_with, rated_players
 from tournaments import services
 from tournaments.models import ResultCorrection, TournamentMatch
@@ -69,3 +74,74 @@ def test_twenty_directors_entering_one_result_at_once_record_exactly_one():
     # The bracket advanced once: the winner is in the final, on side a.
     final.refresh_from_db()
     assert final.entry_a_id == (row.entry_a_id if row.winner == "a" else row.entry_b_id)
+
+
+def _race(first, second) -> dict[str, object]:
+    """Run ``first`` in a transaction that stays open until ``second`` (in another
+    thread and connection) has started and is waiting for it, then commit; return what
+    each returned or raised."""
+    out: dict[str, object] = {}
+    started = threading.Event()
+
+    def one() -> None:
+        try:
+            with transaction.atomic():
+                out["first"] = first()
+                started.set()
+                time.sleep(0.5)  # ``second`` is waiting for our locks meanwhile
+        except Exception as exc:  # reported to the test
+            out["first"] = exc
+            started.set()
+        finally:
+            connection.close()
+
+    def two() -> None:
+        try:
+            started.wait(timeout=30)
+            out["second"] = second()
+        except Exception as exc:  # reported to the test
+            out["second"] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=one), threading.Thread(target=two)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_result_recorded_while_rated_changes_follows_the_new_flag():
+    """The change holds the flights' locks: the result waits, then reads the flag as
+    committed (not as it was when its statement began)."""
+    director = DirectorFactory()
+    event = EventFactory(director=director)
+    flight = flight_with(event, rated_players(2))
+    services.flight_draw(flight_id=flight.pk, by=director)
+    row = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
+    out = _race(
+        lambda: services.event_update(event_id=event.pk, by=director, rated=False),
+        lambda: services.result_enter(match_id=row.pk, by=director, score_a=5, score_b=1),
+    )
+    assert not isinstance(out["first"], Exception), out
+    assert not isinstance(out["second"], Exception), out
+    assert RatedResult.objects.get().rated is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rated_cannot_change_while_a_result_is_being_recorded():
+    director = DirectorFactory()
+    event = EventFactory(director=director)
+    flight = flight_with(event, rated_players(2))
+    services.flight_draw(flight_id=flight.pk, by=director)
+    row = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
+    out = _race(
+        lambda: services.result_enter(match_id=row.pk, by=director, score_a=5, score_b=1),
+        lambda: services.event_update(event_id=event.pk, by=director, rated=False),
+    )
+    assert isinstance(out["second"], Conflict) and out["second"].code == "event_has_results"
+    assert RatedResult.objects.get().rated is True
+    event.refresh_from_db()
+    assert event.rated is True

@@ -19,5 +19,14 @@ def test_the_demo_tournament_is_loaded_once_with_its_first_round_played(client):
     played = TournamentMatch.objects.filter(flight=flight, decided_at__isnull=False)
     assert played.count() == 4
     assert TournamentMatch.objects.filter(flight=flight, status="ready").count() == 4
+    # The places are stored as the results came: the main draw's first-round losers
+    # share 5-8 (they play on in the consolation); the winners are still in the running.
+    losers = {
+        m.entry_b_id if m.winner == "a" else m.entry_a_id
+        for m in TournamentMatch.objects.filter(flight=flight, ranking="main", round=1)
+    }
+    places = {e.pk: (e.place, e.place_label, e.side_part) for e in flight.entries.all()}
+    assert {places[pk] for pk in losers} == {(5, "5-8", "")}
+    assert {p for pk, p in places.items() if pk not in losers} == {(None, "", "")}
     page = client.get(f"/events/demo-kupa/flights/{flight.pk}/")
     assert page.status_code == 200 and b"<svg" in page.content

@@ -208,6 +208,7 @@ def _director_gets(event, flight, match):
 def _director_posts(event, flight, match, entry):
     return [
         _url("flight-create", slug=event.slug),
+        _url("event-update", slug=event.slug),
         _url("event-add-director", slug=event.slug),
         _url("flight-round-set", slug=event.slug, flight_id=flight.pk),
         _url("entry-register", slug=event.slug, flight_id=flight.pk),
@@ -226,8 +227,16 @@ def test_director_pages_only_for_the_events_directors(client, event, director, d
     entry = match.entry_a
     gets = _director_gets(event, flight, match)
     posts = _director_posts(event, flight, match, entry)
-    post_data = {"score_a": "3", "score_b": "0", "name": "Walk In", "table": "9", "number": "1"}
+    post_data = {
+        "score_a": "3",
+        "score_b": "0",
+        "name": "Walk In",
+        "table": "9",
+        "number": "1",
+        "starts_on": "2025-03-02",
+    }
     before = _snapshot(flight)
+    event_before = Event.objects.filter(pk=event.pk).values().get()
 
     for url in gets + posts:  # anonymous: to the login page
         response = client.get(url) if url in gets else client.post(url, post_data)
@@ -239,6 +248,7 @@ def test_director_pages_only_for_the_events_directors(client, event, director, d
             response = client.get(url) if url in gets else client.post(url, post_data)
             assert response.status_code == 403, (user, url)
     assert _snapshot(flight) == before
+    assert Event.objects.filter(pk=event.pk).values().get() == event_before
     assert Player.objects.filter(name="Walk In").count() == 0
 
     client.force_login(director)

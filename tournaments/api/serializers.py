@@ -17,7 +17,7 @@ class EventOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Event
-        fields = ["id", "name", "slug", "starts_on", "location", "status", "directors"]
+        fields = ["id", "name", "slug", "starts_on", "location", "status", "rated", "directors"]
 
     def get_directors(self, event: Event) -> list[int]:
         return [user.pk for user in event.directors.all()]
@@ -53,7 +53,25 @@ class EntryOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["id", "player", "name", "seed", "rating", "status", "late"]
+        fields = [
+            "id",
+            "player",
+            "name",
+            "seed",
+            "rating",
+            "status",
+            "late",
+            "place",
+            "place_label",
+            "side_part",
+            "side_place_label",
+        ]
+        extra_kwargs = {
+            "place": {"help_text": "the final place in the main ranking (3 for 3-4), or null"},
+            "place_label": {"help_text": 'e.g. "1", "3-4"; empty while playing'},
+            "side_part": {"help_text": "consolation or last_chance, when placed there"},
+            "side_place_label": {"help_text": "the place in side_part"},
+        }
 
 
 class TournamentMatchOutput(serializers.ModelSerializer):
@@ -154,6 +172,21 @@ class EventCreateInput(serializers.Serializer):
     starts_on = serializers.DateField()
     location = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     slug = serializers.SlugField(max_length=120, required=False, allow_blank=True, default="")
+    rated = serializers.BooleanField(
+        default=True, help_text="the results count for the players' ratings"
+    )
+
+
+class EventUpdateInput(serializers.Serializer):
+    """Only the fields given change (the web address does not)."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    starts_on = serializers.DateField(required=False)
+    location = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    rated = serializers.BooleanField(
+        required=False,
+        help_text="changes only while no result of the event is rated (else 409 event_has_results)",
+    )
 
 
 class DirectorAddInput(serializers.Serializer):

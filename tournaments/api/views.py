@@ -39,6 +39,7 @@ from .serializers import (
     EventCreateInput,
     EventDetailOutput,
     EventOutput,
+    EventUpdateInput,
     FlightCreateInput,
     FlightDetailOutput,
     FlightRoundInput,
@@ -106,16 +107,31 @@ class EventListApi(generics.ListAPIView):
         return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
 
 
+def _event_output(event_id: int) -> Response:
+    event = get_object_or_404(
+        _events().prefetch_related(Prefetch("flights", Flight.objects.order_by("id"))),
+        pk=event_id,
+    )
+    return Response(EventDetailOutput(event).data)
+
+
 class EventDetailApi(APIView):
-    permission_classes = [permissions.AllowAny]
+    """An event with its flights. ``PATCH``: change its name, date, location or whether
+    it is rated (its directors only; ``rated`` only while none of its results is rated:
+    409 ``event_has_results``)."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses={200: EventDetailOutput, 404: ErrorOutput})
     def get(self, request: Request, event_id: int) -> Response:
-        event = get_object_or_404(
-            _events().prefetch_related(Prefetch("flights", Flight.objects.order_by("id"))),
-            pk=event_id,
-        )
-        return Response(EventDetailOutput(event).data)
+        return _event_output(event_id)
+
+    @extend_schema(request=EventUpdateInput, responses={200: EventDetailOutput, **ERRORS})
+    def patch(self, request: Request, event_id: int) -> Response:
+        data = EventUpdateInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        services.event_update(event_id=event_id, by=request.user, **data.validated_data)
+        return _event_output(event_id)
 
 
 class EventDirectorsApi(APIView):

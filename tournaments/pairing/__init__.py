@@ -6,6 +6,8 @@
   progressive consolation, last chance, double elimination) as graphs of match slots.
 * :mod:`~tournaments.pairing.resolve`: who plays whom from the draw, results and
   withdrawals; the finishing order.
+* :mod:`~tournaments.pairing.places`: each entrant's final place (main ranking and the
+  other part they played), for storing on the entries.
 * :mod:`~tournaments.pairing.swiss`: Swiss pairings and round robin schedules.
 * :mod:`~tournaments.pairing.standings`: Swiss / round robin standings with tie-breaks.
 * :mod:`~tournaments.pairing.results`: checking a typed match result (R9-R11).
@@ -29,6 +31,7 @@ from tournaments.pairing.brackets import (
     build_single_elimination,
 )
 from tournaments.pairing.common import BYE, Bye, EntrantId, PairingError, Side
+from tournaments.pairing.places import NO_PLACE, EntrantPlace, entrant_places, standings_places
 from tournaments.pairing.resolve import (
     Place,
     ResolvedSlot,
@@ -63,10 +66,12 @@ from tournaments.pairing.swiss import Round, round_robin_rounds, swiss_pairings
 __all__ = [
     "BYE",
     "DEFAULT_ORDER",
+    "NO_PLACE",
     "TIEBREAKS",
     "Bracket",
     "Bye",
     "EntrantId",
+    "EntrantPlace",
     "GameEntry",
     "MatchOutcome",
     "MatchResult",
@@ -92,11 +97,13 @@ __all__ = [
     "bye_seeds",
     "check_final_score",
     "check_games",
+    "entrant_places",
     "finishing_order",
     "late_entry_open",
     "resolve",
     "round_robin_rounds",
     "seed_order",
     "standings",
+    "standings_places",
     "swiss_pairings",
 ]

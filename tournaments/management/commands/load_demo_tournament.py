@@ -2,9 +2,11 @@
 
 The demo club's eight players (``load_demo_club`` first) in a main + consolation
 knockout to 5 points (semi-finals 7, final 9), drawn by rating, with the first round
-played, so the event, bracket and director pages have something to show. The event's
-director is the user ``demo-director`` (no password: give one in the admin to log in as
-the director). Safe to run again: an existing demo event is left as it is.
+played, so the event, bracket, director and player pages have something to show (the
+services store the places as the results come: the main draw's first-round losers share
+5-8 and play on in the consolation). The event's director is the user ``demo-director``
+(no password: give one in the admin to log in as the director). Safe to run again: an
+existing demo event is left as it is.
 """
 
 from __future__ import annotations
