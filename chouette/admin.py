@@ -3,6 +3,8 @@ through the services (``chouette.services``), which keep it zero-sum and version
 
 from django.contrib import admin
 
+from games.admin import ReadOnlyAdmin
+
 from .models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
 
 
@@ -11,17 +13,6 @@ class ParticipantInline(admin.TabularInline):
     extra = 0
     can_delete = False
     readonly_fields = [f.name for f in ChouetteParticipant._meta.fields]
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
-
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
-
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
 
 
 @admin.register(ChouetteSession)

@@ -143,9 +143,10 @@ class NotificationDeliveryAdmin(admin.ModelAdmin):
         self.message_user(request, message % {"count": sent_again})
 
 
-class _ReadOnly(admin.ModelAdmin):
-    """The rating ledger changes only through its services (``games.ratings``,
-    ``games.club_results``), which replay what follows a change; the admin shows it."""
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """For what changes only through its services (the rating ledger: ``games.ratings``
+    and ``games.club_results`` replay what follows a change; chouette's ledger): the
+    admin shows it."""
 
     def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
@@ -158,7 +159,7 @@ class _ReadOnly(admin.ModelAdmin):
 
 
 @admin.register(RatedResult)
-class RatedResultAdmin(_ReadOnly):
+class RatedResultAdmin(ReadOnlyAdmin):
     list_display = ["source_key", "source", "at", "player1", "player2", "length", "winner", "rated"]
     list_filter = ["source", "rated"]
     list_select_related = ["player1", "player2", "winner"]
@@ -167,7 +168,7 @@ class RatedResultAdmin(_ReadOnly):
 
 
 @admin.register(ClubResult)
-class ClubResultAdmin(_ReadOnly):
+class ClubResultAdmin(ReadOnlyAdmin):
     list_display = [
         "source_key",
         "played_at",

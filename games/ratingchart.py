@@ -73,7 +73,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Final
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
+
+from games.svgmarkup import attrs as _attrs
+from games.svgmarkup import number as _n
+from games.svgmarkup import text as _text
 
 __all__ = [
     "ChartLabels",
@@ -246,31 +250,6 @@ def downsample(values: Sequence[float], columns: int) -> list[int]:
 
 
 # ------------------------------------------------------------------------ rendering
-
-
-def _n(value: float) -> str:
-    """A coordinate: at most one decimal, no trailing zero, no negative zero."""
-    text = f"{value:.1f}"
-    if text == "-0.0":
-        return "0"
-    return text[:-2] if text.endswith(".0") else text
-
-
-def _attrs(**attrs: str | float | None) -> str:
-    """XML attributes, in the given order; ``None`` values are skipped, ``_`` becomes ``-``
-    (a trailing ``_`` is dropped: ``class_``)."""
-    parts = []
-    for key, value in attrs.items():
-        if value is None:
-            continue
-        name = key.rstrip("_").replace("_", "-")
-        text = _n(value) if isinstance(value, float) else str(value)
-        parts.append(f" {name}={quoteattr(text)}")
-    return "".join(parts)
-
-
-def _text(x: float, y: float, content: str, **attrs: str | float | None) -> str:
-    return f"<text{_attrs(x=float(x), y=float(y), **attrs)}>{escape(content)}</text>"
 
 
 def _line(x1: float, y1: float, x2: float, y2: float, **attrs: str | float | None) -> str:

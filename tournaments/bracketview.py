@@ -54,8 +54,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
+from games.svgmarkup import attrs as _attrs
+from games.svgmarkup import number as _n
+from games.svgmarkup import text as _text
 from tournaments.pairing.brackets import Bracket, Slot, Source
 from tournaments.pairing.common import Bye, EntrantId, Side, SideName
 from tournaments.pairing.resolve import ResolvedSlot, Status
@@ -506,29 +509,6 @@ def layout(
 
 
 # ------------------------------------------------------------------------ rendering
-
-
-def _n(value: float) -> str:
-    """A coordinate: at most one decimal, no trailing zero."""
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
-
-
-def _attrs(**attrs: str | float | None) -> str:
-    """XML attributes, in the given order; ``None`` values are skipped, ``_`` becomes ``-``
-    (a trailing ``_`` is dropped: ``class_``)."""
-    parts = []
-    for key, value in attrs.items():
-        if value is None:
-            continue
-        name = key.rstrip("_").replace("_", "-")
-        text = _n(value) if isinstance(value, float) else str(value)
-        parts.append(f" {name}={quoteattr(text)}")
-    return "".join(parts)
-
-
-def _text(x: float, y: float, content: str, **attrs: str | float | None) -> str:
-    return f"<text{_attrs(x=x, y=y, **attrs)}>{escape(content)}</text>"
 
 
 def _name_fit(text: str) -> dict[str, str | float | None]:

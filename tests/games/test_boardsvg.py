@@ -12,8 +12,8 @@ import pytest
 
 from games.boardsvg import BoardView, render_board, view_from_position
 from games.engine.position import Position, start_position
+from tests.svgtools import NS, classes, find_all, find_one, parse_svg
 
-NS = "{http://www.w3.org/2000/svg}"
 EMPTY = (0,) * 25
 
 
@@ -28,25 +28,6 @@ def side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
 
 def parse(view: BoardView) -> ET.Element:
     return parse_svg(render_board(view))
-
-
-def parse_svg(svg: str) -> ET.Element:
-    """Parse our own output (trusted, no entities): ElementTree is enough here."""
-    return ET.fromstring(svg)  # noqa: S314
-
-
-def classes(el: ET.Element) -> set[str]:
-    return set(el.get("class", "").split())
-
-
-def find_all(root: ET.Element, cls: str, tag: str = "*") -> list[ET.Element]:
-    return [el for el in root.iter(f"{NS}{tag}" if tag != "*" else tag) if cls in classes(el)]
-
-
-def find_one(root: ET.Element, cls: str, tag: str = "*") -> ET.Element:
-    found = find_all(root, cls, tag)
-    assert len(found) == 1, f"{len(found)} elements of class {cls}"
-    return found[0]
 
 
 def stacks(root: ET.Element, who: str) -> dict[str, int]:

@@ -29,33 +29,15 @@ from games.ratingchart import (
     nice_ticks,
     rating_chart_svg,
 )
+from tests.svgtools import NS, classes, find_all, find_one
+from tests.svgtools import parse_svg as parse
 
-NS = "{http://www.w3.org/2000/svg}"
 LABELS = ChartLabels(
     title="Rating history of Anna",
     description="3 rated matches from 1500.00 to 1512.50, highest 1520.00",
     empty="No rated matches yet.",
 )
 T0 = datetime(2024, 3, 1, 18, 30, tzinfo=UTC)
-
-
-def parse(svg: str) -> ET.Element:
-    """Parse our own output (trusted, no entities): ElementTree is enough here."""
-    return ET.fromstring(svg)  # noqa: S314
-
-
-def classes(el: ET.Element) -> set[str]:
-    return set(el.get("class", "").split())
-
-
-def find_all(root: ET.Element, cls: str, tag: str = "*") -> list[ET.Element]:
-    return [el for el in root.iter(f"{NS}{tag}" if tag != "*" else tag) if cls in classes(el)]
-
-
-def find_one(root: ET.Element, cls: str, tag: str = "*") -> ET.Element:
-    found = find_all(root, cls, tag)
-    assert len(found) == 1, f"{len(found)} elements of class {cls}"
-    return found[0]
 
 
 def series(ratings: list[float], *, every: timedelta = timedelta(hours=5)) -> list[ChartPoint]:
