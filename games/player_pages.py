@@ -139,6 +139,7 @@ def head_to_head_page(request: HttpRequest, player_id: int, opponent_id: int) ->
 class LeaderboardFilter(forms.Form):
     """The leaderboard's filters (a GET form: bookmarkable)."""
 
+    name = forms.CharField(label=gettext_lazy("Name"), required=False, max_length=80)
     club = forms.CharField(label=gettext_lazy("Club"), required=False, max_length=100)
     period = forms.ChoiceField(
         label=gettext_lazy("Period"),
@@ -163,23 +164,28 @@ class LeaderboardFilter(forms.Form):
 @require_GET
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     """Active players by rating; filter by club, by period (only those who played a rated
-    match in it, with their matches and rating change in it) and minimum experience."""
+    match in it, with their matches and rating change in it), minimum experience and name
+    (a name search lists newcomers too, unless a minimum is given, and shows each found
+    player's place on the list without the name)."""
     default_min = settings.RATING_LEADERBOARD_MIN_EXPERIENCE
     form = LeaderboardFilter(request.GET or None)
-    club, period, min_experience = "", "all", default_min
+    club, period, min_experience, name = "", "all", default_min, ""
     status = 200
     if form.is_bound:
         if form.is_valid():
             club = form.cleaned_data["club"] or ""
+            name = (form.cleaned_data["name"] or "").strip()
             period = form.cleaned_data["period"] or "all"
             if form.cleaned_data["min_experience"] is not None:
                 min_experience = form.cleaned_data["min_experience"]
+            elif name:
+                min_experience = 0  # looking for someone: newcomers too
         else:
             status = 400  # the list below is the unfiltered one
     else:
         form = LeaderboardFilter(initial={"period": "all", "min_experience": default_min})
     since = selectors.period_start(period)
-    rows = selectors.leaderboard(club=club, since=since, min_experience=min_experience)
+    rows = selectors.leaderboard(club=club, since=since, min_experience=min_experience, name=name)
     return render(
         request,
         "games/leaderboard.html",
@@ -191,6 +197,7 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
             "period": period,
             "since": since,
             "min_experience": min_experience,
+            "name": name,
         },
         status=status,
     )

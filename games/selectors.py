@@ -454,11 +454,13 @@ def period_start(period: str, *, now: datetime | None = None) -> datetime | None
 
 
 def leaderboard(
-    *, club: str = "", since: datetime | None = None, min_experience: int = 0
+    *, club: str = "", since: datetime | None = None, min_experience: int = 0, name: str = ""
 ) -> list[LeaderboardRow]:
     """Active players by rating, best first, with at least ``min_experience``; of one
     ``club`` when given; with ``since``, only those with a rated result since then, and
-    their matches and rating change since then. Two queries, whatever the ledger's size."""
+    their matches and rating change since then; ``name`` (a part of it, any case) keeps
+    those found, at their places on the list without it. Two queries, whatever the
+    ledger's size."""
     players = Player.objects.filter(is_active=True, experience__gte=min_experience)
     if club:
         players = players.filter(club=club)
@@ -492,6 +494,9 @@ def leaderboard(
         # Equal ratings share a place (1, 2, 2, 4).
         rank = out[-1].rank if out and out[-1].player.rating == player.rating else len(out) + 1
         out.append(LeaderboardRow(rank, player, n, w, c))
+    if name:  # found players keep their place on the list without the name filter
+        needle = name.casefold()
+        out = [row for row in out if needle in row.player.name.casefold()]
     return out
 
 

@@ -323,3 +323,16 @@ def test_demo_club_ratings_come_from_its_ledger():
     call_command("load_demo_club", verbosity=0)  # again: nothing new
     assert RatedResult.objects.count() == 240
     assert list(Player.objects.order_by("pk").values_list("rating", "experience")) == before
+
+
+def test_leaderboard_finds_a_player_by_name_at_their_place(en):
+    PlayerFactory(name="Első Ede", rating=Decimal("1700"), experience=300)
+    PlayerFactory(name="Kovács Anna", rating=Decimal("1600"), experience=300)
+    PlayerFactory(name="Új Anikó", rating=Decimal("1510"), experience=3)  # a newcomer
+    html = en.get(reverse("games:leaderboard") + "?name=an").content.decode()
+    found = re.findall(
+        r'<tr data-player="\d+"><td class="num">(\d+)</td><td><a [^>]*>([^<]+)</a>', html
+    )
+    # Anna is second on the list; the newcomer is found though below the minimum, ranked
+    # on the list of all experiences.
+    assert found == [("2", "Kovács Anna"), ("3", "Új Anikó")]
