@@ -23,6 +23,10 @@ It is not a test. It talks to nothing but PostgreSQL on 127.0.0.1:5432.
    rows that already had their numbers.
 6. **incremental**: ``--records`` results more through :func:`games.ratings.rating_record`
    (each its own transaction, as a finished match does), in milliseconds per result.
+7. **pages**: one more player with ``--heavy`` results (2,000), then the median of 10
+   renders through Django's test client, with their query counts: that player's page
+   (first and 40th page of results), the leaderboard of all players (all time and 30
+   days) and the API's list of the player's results.
 
 The last line is ``seconds <full replay with all rows written>``.
 """
@@ -102,11 +106,74 @@ def seed(n_players: int, n_matches: int, rng: random.Random) -> list[tuple[int, 
     return results
 
 
+def pages(heavy: int, ids: list[int], start: object, rng: random.Random) -> None:
+    """Render the player page of a player with ``heavy`` results (and the leaderboard, the
+    API's results) through Django's test client: median of 10 renders, and the queries."""
+    import datetime
+    import statistics
+
+    from django.db import connection
+    from django.test import Client, override_settings
+    from django.test.utils import CaptureQueriesContext
+
+    from games import ratings
+    from games.models import Player, RatedResult
+
+    player = Player.objects.create(name="Bench Heavy Player")
+    assert isinstance(start, datetime.datetime)
+    RatedResult.objects.bulk_create(
+        [
+            RatedResult(
+                source="club",
+                source_key=f"bench-heavy:{i}",
+                player1_id=player.pk,
+                player2_id=(other := rng.choice(ids)),
+                length=rng.choice(LENGTHS),
+                winner_id=rng.choice((player.pk, other)),
+                at=start + datetime.timedelta(minutes=i),
+                rated=True,
+            )
+            for i in range(heavy)
+        ],
+        batch_size=2_000,
+    )
+    ratings.ratings_replay(since=(start, 0))
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    # Plain static storage: the production one needs collectstatic's manifest.
+    plain = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    with override_settings(STORAGES=plain, ALLOWED_HOSTS=["testserver"], SECURE_SSL_REDIRECT=False):
+        for label, url in (
+            (f"player page ({heavy:,} results)", f"/players/{player.pk}/"),
+            ("player page, page 40", f"/players/{player.pk}/?page=40"),
+            (f"leaderboard ({len(ids) + 1:,} players)", "/ratings/?min_experience=0"),
+            ("leaderboard, 30 days", "/ratings/?period=30d&min_experience=0"),
+            ("API results (50)", f"/api/v1/players/{player.pk}/results/"),
+        ):
+            times = []
+            for _ in range(10):
+                with CaptureQueriesContext(connection) as queries:
+                    t = time.perf_counter()
+                    response = client.get(url)
+                    times.append(time.perf_counter() - t)
+                assert response.status_code == 200, (url, response.status_code)
+            print(
+                f"{label:34} {statistics.median(times) * 1000:7.1f} ms median of 10, "
+                f"{len(queries.captured_queries)} queries, {len(response.content) // 1024} kB",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=2_000)
     parser.add_argument("--records", type=int, default=1_000)
+    parser.add_argument(
+        "--heavy", type=int, default=2_000, help="results of the player whose page is timed"
+    )
     parser.add_argument("--quick", action="store_true", help="10,000 matches, 200 records")
     parser.add_argument("--keep-db", action="store_true", help=f"keep {DB_NAME} afterwards")
     parser.add_argument(
@@ -220,6 +287,9 @@ def main() -> None:
         # The incremental results agree with a replay: a check writes nothing.
         check = ratings.ratings_replay()
         assert (check.rows_written, check.players_written) == (0, 0), check
+
+        # 7. The pages on this ledger: a player with --heavy results, the leaderboard.
+        pages(args.heavy, ids, after + datetime.timedelta(days=30), rng)
         connection.close()
 
         verdict = "met" if rows[0] <= GOAL_SECONDS else "NOT met"

@@ -31,6 +31,8 @@ from .ratingchart import ChartLabels, ChartPoint, rating_chart_svg
 
 #: Results per page on a player's page and head-to-head.
 RESULTS_PER_PAGE = 25
+#: Players per page of the leaderboard.
+LEADERBOARD_PER_PAGE = 100
 #: The lengths a head-to-head shows the stakes of.
 STAKE_LENGTHS = (1, 3, 5, 7, 9, 11)
 
@@ -81,8 +83,14 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         for s in player_sections()
     ]
     opponents = selectors.player_opponents(player_id=player.pk)
-    played = {o.pk for o in opponents}
-    others = [p for p in selectors.player_list() if p.pk != player.pk and p.pk not in played]
+    # Head-to-head against anyone: a name typed in (a select of every member would weigh
+    # more than the page in a big club). One player found: straight there.
+    vs_name = request.GET.get("vs_name", "").strip()[:80]
+    found: list[Player] = []
+    if vs_name:
+        found = selectors.player_search(name=vs_name, exclude_id=player.pk, limit=20)
+        if len(found) == 1:
+            return redirect("games:head-to-head", player_id=player.pk, opponent_id=found[0].pk)
     return render(
         request,
         "games/player.html",
@@ -95,7 +103,8 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "page": page,
             "results": results,
             "opponents": opponents,
-            "others": others,
+            "vs_name": vs_name,
+            "found": found,
             "rank": selectors.player_rank(player=player, min_experience=min_experience),
             "min_experience": min_experience,
             "sections": sections,
@@ -186,12 +195,14 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
         form = LeaderboardFilter(initial={"period": "all", "min_experience": default_min})
     since = selectors.period_start(period)
     rows = selectors.leaderboard(club=club, since=since, min_experience=min_experience, name=name)
+    page = Paginator(rows, LEADERBOARD_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "games/leaderboard.html",
         {
             "form": form,
-            "rows": rows,
+            "rows": page.object_list,
+            "page": page,
             "clubs": selectors.leaderboard_clubs(),
             "club": club,
             "period": period,

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Case, Count, F, Q, QuerySet, Sum, When
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -405,16 +405,29 @@ def player_rating_history(*, player_id: int) -> list[tuple[datetime, Decimal]]:
     return [(at, r1 if p1 == player_id else r2) for at, p1, r1, r2 in rows]
 
 
-def player_opponents(*, player_id: int) -> list[Player]:
-    """Everyone the player has a result against, by name. One query."""
-    mine = RatedResult.objects.filter(_of_player(player_id))
-    return list(
-        Player.objects.filter(
-            Q(pk__in=mine.values("player1_id")) | Q(pk__in=mine.values("player2_id"))
+def player_opponents(*, player_id: int, limit: int = 40) -> list[Player]:
+    """The ``limit`` players the player has the most results against, by name. One
+    query."""
+    most = (
+        RatedResult.objects.filter(_of_player(player_id))
+        .annotate(
+            opponent=Case(When(player1_id=player_id, then=F("player2_id")), default=F("player1_id"))
         )
-        .exclude(pk=player_id)
-        .order_by("name", "pk")
+        .order_by()
+        .values("opponent")
+        .annotate(n=Count("id"))
+        .order_by("-n", "opponent")
+        .values("opponent")[:limit]
     )
+    return list(Player.objects.filter(pk__in=most).order_by("name", "pk"))
+
+
+def player_search(*, name: str, exclude_id: int | None = None, limit: int = 20) -> list[Player]:
+    """Active players whose name contains ``name`` (any case), by name. One query."""
+    players = Player.objects.filter(is_active=True, name__icontains=name)
+    if exclude_id is not None:
+        players = players.exclude(pk=exclude_id)
+    return list(players.order_by("name", "pk")[:limit])
 
 
 def player_rank(*, player: Player, min_experience: int) -> int | None:

@@ -336,3 +336,46 @@ def test_leaderboard_finds_a_player_by_name_at_their_place(en):
     # Anna is second on the list; the newcomer is found though below the minimum, ranked
     # on the list of all experiences.
     assert found == [("2", "Kovács Anna"), ("3", "Új Anikó")]
+
+
+def test_head_to_head_against_anyone_by_name(en):
+    anna = PlayerFactory(name="Anna")
+    PlayerFactory(name="Kiss Béla")
+    PlayerFactory(name="Kiss Cecília")
+    dora = PlayerFactory(name="Nagy Dóra")
+    url = reverse("games:player", args=[anna.pk])
+    one = en.get(url + "?vs_name=dóra")
+    assert one.status_code == 302
+    assert one.url == reverse("games:head-to-head", args=[anna.pk, dora.pk])
+    two = _text(en.get(url + "?vs_name=kiss").content.decode())
+    assert "Kiss Béla" in two and "Kiss Cecília" in two
+    assert "Nobody's name contains “zz”." in _text(en.get(url + "?vs_name=zz").content.decode())
+    # Her own name finds nobody else.
+    assert "Nobody's name contains “Anna”." in _text(en.get(url + "?vs_name=Anna").content.decode())
+
+
+def test_leaderboard_pages_keep_the_filters(en):
+    for i in range(105):
+        PlayerFactory(name=f"P{i:03d}", club="Pest", rating=Decimal(1500 + i), experience=50)
+    html = en.get(reverse("games:leaderboard") + "?club=Pest").content.decode()
+    assert html.count('<tr data-player="') == 100
+    assert "?club=Pest&amp;page=2" in html
+    second = en.get(reverse("games:leaderboard") + "?club=Pest&page=2").content.decode()
+    ranks = re.findall(r'<tr data-player="\d+"><td class="num">(\d+)</td>', second)
+    assert ranks == [str(n) for n in range(101, 106)]
+
+
+def test_frequent_opponents_are_offered_for_head_to_head():
+    from games import selectors
+
+    anna = PlayerFactory(name="Anna")
+    once, twice = PlayerFactory.create_batch(5), PlayerFactory.create_batch(40)
+    for other in once:
+        _record(f"club:once-{other.pk}", anna, other, length=1, winner=1, at=T0)
+    for other in twice:  # on either side of the result
+        _record(f"club:a-{other.pk}", anna, other, length=1, winner=1, at=T0)
+        _record(f"club:b-{other.pk}", other, anna, length=1, winner=1, at=T0)
+    offered = selectors.player_opponents(player_id=anna.pk)
+    # The 40 she met most, by name.
+    assert {p.pk for p in offered} == {p.pk for p in twice}
+    assert [p.name for p in offered] == sorted(p.name for p in offered)
