@@ -119,6 +119,10 @@ def pages(heavy: int, ids: list[int], start: object, rng: random.Random) -> None
     from games import ratings
     from games.models import Player, RatedResult
 
+    import warnings
+
+    # WhiteNoise warns that collectstatic never ran: the pages here need no static files.
+    warnings.filterwarnings("ignore", message="No directory at")
     player = Player.objects.create(name="Bench Heavy Player")
     assert isinstance(start, datetime.datetime)
     RatedResult.objects.bulk_create(
