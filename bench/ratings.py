@@ -111,6 +111,7 @@ def pages(heavy: int, ids: list[int], start: object, rng: random.Random) -> None
     API's results) through Django's test client: median of 10 renders, and the queries."""
     import datetime
     import statistics
+    import warnings
 
     from django.db import connection
     from django.test import Client, override_settings
@@ -118,8 +119,6 @@ def pages(heavy: int, ids: list[int], start: object, rng: random.Random) -> None
 
     from games import ratings
     from games.models import Player, RatedResult
-
-    import warnings
 
     # WhiteNoise warns that collectstatic never ran: the pages here need no static files.
     warnings.filterwarnings("ignore", message="No directory at")
