@@ -30,3 +30,17 @@ class UserPlayerFactory(PlayerFactory):
     """A player with a login."""
 
     user = factory.SubFactory(UserFactory)
+
+
+def api_client(user=None):  # type: ignore[no-untyped-def]
+    """A DRF test client speaking English, authenticated by ``user``'s token if given."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    headers = {"HTTP_ACCEPT_LANGUAGE": "en"}
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        headers["HTTP_AUTHORIZATION"] = f"Token {token.key}"
+    client.credentials(**headers)
+    return client

@@ -6,25 +6,16 @@ game entered through preview and record, undo, and the OpenAPI schema."""
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from chouette import services
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
 from tests.chouette.factories import players, session_with, simple_entry
-from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
+from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory, api_client
 
 pytestmark = pytest.mark.django_db
 
 
-def _client(user=None) -> APIClient:
-    client = APIClient()
-    headers = {"HTTP_ACCEPT_LANGUAGE": "en"}
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        headers["HTTP_AUTHORIZATION"] = f"Token {token.key}"
-    client.credentials(**headers)
-    return client
+_client = api_client
 
 
 @pytest.fixture

@@ -6,11 +6,9 @@ game-by-game sheet refused for a Crawford cube, and the OpenAPI schema."""
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from games.models import Match
-from tests.factories import UserFactory
+from tests.factories import UserFactory, api_client
 from tests.tournaments.factories import (
     DirectorFactory,
     EventFactory,
@@ -32,14 +30,7 @@ from tournaments.models import (
 pytestmark = pytest.mark.django_db
 
 
-def _client(user=None) -> APIClient:
-    client = APIClient()
-    headers = {"HTTP_ACCEPT_LANGUAGE": "en"}
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        headers["HTTP_AUTHORIZATION"] = f"Token {token.key}"
-    client.credentials(**headers)
-    return client
+_client = api_client
 
 
 @pytest.fixture

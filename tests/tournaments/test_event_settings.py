@@ -8,12 +8,10 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from games.errors import Conflict, PermissionDenied, ValidationFailed
 from games.models import RatedResult
-from tests.factories import UserFactory, UserPlayerFactory
+from tests.factories import UserFactory, UserPlayerFactory, api_client
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
 from tournaments import services
 from tournaments.models import Event, TournamentMatch
@@ -21,14 +19,7 @@ from tournaments.models import Event, TournamentMatch
 pytestmark = pytest.mark.django_db
 
 
-def _api(user=None) -> APIClient:
-    client = APIClient()
-    headers = {"HTTP_ACCEPT_LANGUAGE": "en"}
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        headers["HTTP_AUTHORIZATION"] = f"Token {token.key}"
-    client.credentials(**headers)
-    return client
+_api = api_client
 
 
 @pytest.fixture
