@@ -106,10 +106,7 @@ def _check(
         raise ValidationFailed("invalid_date", _("Give the date and time the match was played."))
     if played_at > clocks.now() + FUTURE_TOLERANCE:
         raise ValidationFailed("played_in_future", _("The date played cannot be in the future."))
-    if player1.pk == player2.pk:
-        raise ValidationFailed("same_player", _("A player cannot play against themselves."))
-    if winner is not None and winner.pk not in (player1.pk, player2.pk):
-        raise ValidationFailed("invalid_winner", _("The winner must be one of the players."))
+    ratings.check_players(player1=player1, player2=player2, winner=winner)
     check = [player1, player2] if new_players is None else list(new_players)
     if check:
         # From the database, not the objects given: they may be stale.
@@ -188,8 +185,7 @@ def _club_row_for_write(result_id: int) -> tuple[RatedResult, ClubResult]:
             played_at=row.at,
             entered_by=None,
             entered_at=row.recorded_at,
-        )
-        audit = ClubResult.objects.select_for_update().get(pk=audit.pk)
+        )  # inserted in this transaction: locked already
     # Again under the lock (a void may have taken it meanwhile), with its players.
     locked = RatedResult.objects.select_related("player1", "player2").filter(pk=result_id).first()
     if locked is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -19,12 +18,13 @@ from django.template.loader import render_to_string
 from django.utils import formats
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from games.engine import rating as formula
 
 from . import selectors
+from .forms import LeaderboardFilter
 from .models import Player
 from .player_sections import player_sections
 from .ratingchart import ChartLabels, ChartPoint, rating_chart_svg
@@ -42,10 +42,15 @@ def _chart(player: Player, history: list[tuple[Any, Any]]) -> str:
     if points:
         top = max(p.rating for p in points)
         description = ngettext(
-            "%(count)d rated match, from 1500.00 to %(last)s; highest %(top)s.",
-            "%(count)d rated matches, from 1500.00 to %(last)s; highest %(top)s.",
+            "%(count)d rated match, from %(start)s to %(last)s; highest %(top)s.",
+            "%(count)d rated matches, from %(start)s to %(last)s; highest %(top)s.",
             len(points),
-        ) % {"count": len(points), "last": f"{points[-1].rating:.2f}", "top": f"{top:.2f}"}
+        ) % {
+            "count": len(points),
+            "start": formula.INITIAL_RATING,
+            "last": f"{points[-1].rating:.2f}",
+            "top": f"{top:.2f}",
+        }
     else:
         description = _("No rated matches yet.")
     labels = ChartLabels(
@@ -145,56 +150,21 @@ def head_to_head_page(request: HttpRequest, player_id: int, opponent_id: int) ->
     )
 
 
-class LeaderboardFilter(forms.Form):
-    """The leaderboard's filters (a GET form: bookmarkable)."""
-
-    name = forms.CharField(label=gettext_lazy("Name"), required=False, max_length=80)
-    club = forms.CharField(label=gettext_lazy("Club"), required=False, max_length=100)
-    period = forms.ChoiceField(
-        label=gettext_lazy("Period"),
-        required=False,
-        choices=[
-            ("all", gettext_lazy("All time")),
-            ("year", gettext_lazy("This year")),
-            ("365d", gettext_lazy("Last 12 months")),
-            ("90d", gettext_lazy("Last 90 days")),
-            ("30d", gettext_lazy("Last 30 days")),
-        ],
-    )
-    min_experience = forms.IntegerField(
-        label=gettext_lazy("Minimum experience"),
-        required=False,
-        min_value=0,
-        max_value=1_000_000,
-        help_text=gettext_lazy("The sum of the lengths of a player's rated matches."),
-    )
-
-
 @require_GET
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     """Active players by rating; filter by club, by period (only those who played a rated
     match in it, with their matches and rating change in it), minimum experience and name
     (a name search lists newcomers too, unless a minimum is given, and shows each found
     player's place on the list without the name)."""
-    default_min = settings.RATING_LEADERBOARD_MIN_EXPERIENCE
     form = LeaderboardFilter(request.GET or None)
-    club, period, min_experience, name = "", "all", default_min, ""
-    status = 200
-    if form.is_bound:
-        if form.is_valid():
-            club = form.cleaned_data["club"] or ""
-            name = (form.cleaned_data["name"] or "").strip()
-            period = form.cleaned_data["period"] or "all"
-            if form.cleaned_data["min_experience"] is not None:
-                min_experience = form.cleaned_data["min_experience"]
-            elif name:
-                min_experience = 0  # looking for someone: newcomers too
-        else:
-            status = 400  # the list below is the unfiltered one
-    else:
-        form = LeaderboardFilter(initial={"period": "all", "min_experience": default_min})
-    since = selectors.period_start(period)
-    rows = selectors.leaderboard(club=club, since=since, min_experience=min_experience, name=name)
+    # An invalid filter is a 400 with the reasons above the unfiltered list.
+    status = 400 if form.is_bound and not form.is_valid() else 200
+    if not form.is_bound:
+        form = LeaderboardFilter(
+            initial={"period": "all", "min_experience": settings.RATING_LEADERBOARD_MIN_EXPERIENCE}
+        )
+    arguments = form.arguments()
+    rows = selectors.leaderboard(**arguments)
     page = Paginator(rows, LEADERBOARD_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
@@ -204,11 +174,7 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
             "rows": page.object_list,
             "page": page,
             "clubs": selectors.leaderboard_clubs(),
-            "club": club,
-            "period": period,
-            "since": since,
-            "min_experience": min_experience,
-            "name": name,
+            **arguments,
         },
         status=status,
     )

@@ -114,13 +114,18 @@ def _lock_ledger(*, replay: bool) -> None:
             cursor.execute(f"LOCK TABLE {RatedResult._meta.db_table} IN {mode} MODE")
 
 
+def check_players(*, player1: Player, player2: Player, winner: Player | None = None) -> None:
+    """Two different players, and the winner (when given) one of them."""
+    if player1.pk == player2.pk:
+        raise ValidationFailed("same_player", _("A player cannot play against themselves."))
+    if winner is not None and winner.pk not in (player1.pk, player2.pk):
+        raise ValidationFailed("invalid_winner", _("The winner must be one of the players."))
+
+
 def _check(*, source: str, player1: Player, player2: Player, length: int, winner: Player) -> None:
     if source not in Source.values:
         raise ValidationFailed("invalid_source", _("Unknown source of a result."))
-    if player1.pk == player2.pk:
-        raise ValidationFailed("same_player", _("A player cannot play against themselves."))
-    if winner.pk not in (player1.pk, player2.pk):
-        raise ValidationFailed("invalid_winner", _("The winner must be one of the players."))
+    check_players(player1=player1, player2=player2, winner=winner)
     if isinstance(length, bool) or not isinstance(length, int) or length < 1:
         raise ValidationFailed(
             "not_rated_length", _("Only matches to 1 point or more are rated; money play is not.")

@@ -546,7 +546,6 @@ class MatchRating:
     preview: formula.RatingPreview | None = None
     rated: bool | None = True
     sides: tuple[PlayerResult, PlayerResult] | None = None
-    recorded_unrated: bool = False
 
 
 def match_rating(*, match: Match) -> MatchRating | None:
@@ -559,8 +558,9 @@ def match_rating(*, match: Match) -> MatchRating | None:
         if row is None:
             return MatchRating(rated=False)
         if not row.rated:
-            return MatchRating(rated=False, recorded_unrated=True)
-        sides = player_sides([row], row.player1_id)[0], player_sides([row], row.player2_id)[0]
+            return MatchRating(rated=False)
+        # The row is this match's own: no link to look up.
+        sides = _side(row, row.player1_id, {}), _side(row, row.player2_id, {})
         return MatchRating(sides=sides)
     if match.played_for:
         rated = result_will_be_rated(match.played_for)

@@ -3,10 +3,6 @@ and the leaderboard. Public reading, like the pages."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.conf import settings
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.request import Request
@@ -15,6 +11,7 @@ from rest_framework.views import APIView
 
 from games import selectors
 from games.errors import ValidationFailed
+from games.forms import LeaderboardFilter
 
 from .serializers import PlayerOutput
 
@@ -88,29 +85,14 @@ class LeaderboardApi(APIView):
             OpenApiParameter("club", str),
             OpenApiParameter("period", str, enum=list(selectors.PERIODS)),
             OpenApiParameter("min_experience", int),
+            OpenApiParameter("name", str, description="A part of the name, any case."),
         ],
         responses=LeaderboardRowOutput(many=True),
     )
     def get(self, request: Request) -> Response:
-        params: dict[str, Any] = request.query_params
-        period = params.get("period") or "all"
-        if period not in selectors.PERIODS:
-            raise ValidationFailed(
-                "invalid_period",
-                _("The period is one of: %(periods)s.") % {"periods": ", ".join(selectors.PERIODS)},
-            )
-        raw = params.get("min_experience")
-        if raw is None or raw == "":
-            min_experience = settings.RATING_LEADERBOARD_MIN_EXPERIENCE
-        elif raw.isdigit():
-            min_experience = int(raw)
-        else:
-            raise ValidationFailed(
-                "invalid_min_experience", _("The minimum experience is a whole number, 0 or more.")
-            )
-        rows = selectors.leaderboard(
-            club=params.get("club") or "",
-            since=selectors.period_start(period),
-            min_experience=min_experience,
-        )
+        form = LeaderboardFilter(request.query_params)
+        if not form.is_valid():
+            field, errors = next(iter(form.errors.items()))
+            raise ValidationFailed(f"invalid_{field}", str(errors[0]))
+        rows = selectors.leaderboard(**form.arguments())
         return Response(LeaderboardRowOutput(rows, many=True).data)
