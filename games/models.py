@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
@@ -70,6 +72,14 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @staticmethod
+    def of_user(user: Any) -> Player | None:
+        """The player linked to ``user``: ``None`` for anonymous visitors and for
+        accounts without a player (staff, a director who does not play)."""
+        if user is None or not getattr(user, "is_authenticated", False):
+            return None
+        return getattr(user, "player", None)
 
 
 class Match(models.Model):

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from chouette import rules, selectors, services
 from chouette.models import ChouetteEvent, ChouetteSession
-from games.api.notifications import ErrorOutput
+from games.api.common import ErrorOutput, error_responses
 
 from .serializers import (
     GameInput,
@@ -35,13 +35,7 @@ from .serializers import (
     VersionInput,
 )
 
-ERRORS = {
-    400: ErrorOutput,
-    401: ErrorOutput,
-    403: ErrorOutput,
-    404: ErrorOutput,
-    409: ErrorOutput,
-}
+ERRORS = error_responses()
 #: Sessions listed by ``GET /chouette/sessions/`` (newest first).
 LIST_LIMIT = 100
 

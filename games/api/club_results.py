@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from games import club_results
 from games.models import ClubResult, Player, RatedResult
 
-from .notifications import ErrorOutput
+from .common import ErrorOutput, error_responses
 from .serializers import PlayerRef
 
 
@@ -123,13 +123,12 @@ def _require(request: Request) -> None:
     club_results.club_result_authorize(user=request.user)
 
 
-ERRORS = {
-    401: OpenApiResponse(ErrorOutput, description="Not logged in."),
-    403: OpenApiResponse(
-        ErrorOutput,
-        description="`cannot_enter_club_results`: neither staff nor `games.add_ratedresult`.",
-    ),
-}
+ERRORS = error_responses(
+    {
+        401: "Not logged in.",
+        403: "`cannot_enter_club_results`: neither staff nor `games.add_ratedresult`.",
+    }
+)
 RULES = (
     "`invalid`, `invalid_length`, `invalid_date`, `played_in_future`, `same_player`, "
     "`invalid_winner`, `inactive_player`; nothing is changed."

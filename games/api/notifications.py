@@ -16,17 +16,11 @@ from rest_framework.views import APIView
 from games import notifications
 from games.models import Notification
 
+from .common import ErrorOutput, error_responses
 from .views import _player_of
 
 
 # ====================================================================== shapes
-class ErrorOutput(serializers.Serializer):
-    """Every refusal: a stable code to branch on and a sentence for people."""
-
-    code = serializers.CharField()
-    detail = serializers.CharField()
-
-
 class NotificationOutput(serializers.ModelSerializer):
     """Title, body and link in the requester's language (``Accept-Language``)."""
 
@@ -107,10 +101,7 @@ class ChannelsInput(serializers.Serializer):
     )
 
 
-ERRORS = {
-    401: OpenApiResponse(ErrorOutput, description="Not logged in."),
-    403: OpenApiResponse(ErrorOutput, description="`no_player`: the account has no player."),
-}
+ERRORS = error_responses({401: "Not logged in.", 403: "`no_player`: the account has no player."})
 
 
 # ====================================================================== views

@@ -22,7 +22,7 @@ from games.engine.clock import PRESETS
 from games.errors import Conflict
 from games.models import Match, Player, TableClock
 
-from .notifications import ErrorOutput
+from .common import ErrorOutput, error_responses
 
 
 # ====================================================================== shapes
@@ -135,12 +135,14 @@ class TableClockConflictOutput(ErrorOutput):
 
 
 WRITE_ERRORS = {
-    400: OpenApiResponse(ErrorOutput, description="`invalid`, `invalid_player`."),
-    401: OpenApiResponse(ErrorOutput, description="Not logged in."),
-    403: OpenApiResponse(
-        ErrorOutput, description="`not_clock_operator`: neither its creator nor a director."
+    **error_responses(
+        {
+            400: "`invalid`, `invalid_player`.",
+            401: "Not logged in.",
+            403: "`not_clock_operator`: neither its creator nor a director.",
+            404: "`table_clock_not_found`.",
+        }
     ),
-    404: OpenApiResponse(ErrorOutput, description="`table_clock_not_found`."),
     409: OpenApiResponse(
         TableClockConflictOutput,
         description="`stale_version`, `not_your_clock`, `clock_not_started`, "

@@ -24,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.notifications import ErrorOutput
+from games.api.common import ErrorOutput, error_responses
 from games.errors import NotFound
 from tournaments import selectors, services
 from tournaments.models import Entry, Event, Flight, TournamentMatch
@@ -55,13 +55,7 @@ from .serializers import (
     VersionInput,
 )
 
-ERRORS = {
-    400: ErrorOutput,
-    401: ErrorOutput,
-    403: ErrorOutput,
-    404: ErrorOutput,
-    409: ErrorOutput,
-}
+ERRORS = error_responses()
 
 
 def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
