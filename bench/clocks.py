@@ -210,8 +210,8 @@ def child_seed(n_games: int, tag: str, email: bool, out: Path) -> None:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
-    from games import services
     from games.models import Game, GameAction, Match, Player
+    from games.play import services
 
     # The template's own ETA timer stays unsent: its alarm is set when all are armed.
     settings.GAMES_CLOCK_TIMERS = False
@@ -288,20 +288,21 @@ def child_arm(
     from django.db import connection
 
     from config.celery import app
-    from games import clocks
+    from games import wallclock
     from games.engine.clock import ClockState
     from games.models import Game
-    from games.tasks import game_clock_alarm
+    from games.play import clock as game_clock
+    from games.play.tasks import game_clock_alarm
 
     rng = random.Random(seed)
     games = json.loads(games_file.read_text())["games"]
     stored = ClockState.from_dict(Game.objects.get(pk=games[0][0]).clock)
     running = stored.running
     assert running is not None, "the template's clock runs for the opening roll's winner"
-    reserve = max(1, clocks.low_time_ms() // 2)  # under the low-time threshold
+    reserve = max(1, game_clock.low_time_ms() // 2)  # under the low-time threshold
     settings_ = stored.settings
-    at = clocks.now()
-    t0 = clocks.to_ms(at) + lead_ms
+    at = wallclock.now()
+    t0 = wallclock.to_ms(at) + lead_ms
     ids, clock_json, deadlines, plan = [], [], [], []
     for game_id, version in games:
         deadline = t0 + rng.randrange(spread_ms)
@@ -309,8 +310,8 @@ def child_arm(
         clock = ClockState(
             settings_, reserves, running, deadline - settings_.delay_ms - reserve, None
         )
-        columns = clocks.clock_columns(clock, version=version, at=at)
-        assert columns["alarm_at"] == columns["deadline_at"] == clocks.from_ms(deadline)
+        columns = game_clock.clock_columns(clock, version=version, at=at)
+        assert columns["alarm_at"] == columns["deadline_at"] == wallclock.from_ms(deadline)
         assert columns["armed_version"] == version
         ids.append(game_id)
         clock_json.append(json.dumps(columns["clock"]))
@@ -331,7 +332,7 @@ def child_arm(
     sends.sort()
     began = time.monotonic()
     for eta_ms, game_id, version in sends:
-        eta = clocks.from_ms(int(eta_ms)) if game_id else None
+        eta = wallclock.from_ms(int(eta_ms)) if game_id else None
         if game_id:
             # As clocks.arm_on_commit sends it after an action's commit.
             game_clock_alarm.apply_async((game_id, version), eta=eta)
@@ -344,11 +345,11 @@ def child_arm(
         json.dumps(
             {
                 "t0_ms": t0,
-                "armed_ms": clocks.to_ms(at),
+                "armed_ms": wallclock.to_ms(at),
                 "deadlines": [[g, d] for d, g, _ in plan],
                 "empties": n_empty,
                 "enqueue_s": time.monotonic() - began,
-                "enqueued_ms": clocks.to_ms(clocks.now()),
+                "enqueued_ms": wallclock.to_ms(wallclock.now()),
             }
         )
     )

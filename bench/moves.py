@@ -117,9 +117,9 @@ def seed(n_matches: int, out: Path) -> None:
     from django.contrib.auth.hashers import make_password
     from rest_framework.authtoken.models import Token
 
-    from games import selectors, services
     from games.engine.actions import state_from_dict
     from games.models import Player
+    from games.play import selectors, services
 
     user_model = get_user_model()
     unusable = make_password(None)  # no hashing per user: seeding stays fast

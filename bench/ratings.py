@@ -117,8 +117,8 @@ def pages(heavy: int, ids: list[int], start: object, rng: random.Random) -> None
     from django.test import Client, override_settings
     from django.test.utils import CaptureQueriesContext
 
-    from games import ratings
     from games.models import Player, RatedResult
+    from games.ratings import services as ratings
 
     # WhiteNoise warns that collectstatic never ran: the pages here need no static files.
     warnings.filterwarnings("ignore", message="No directory at")
@@ -201,9 +201,9 @@ def main() -> None:
         from django.core.management import call_command
         from django.db import connection, transaction
 
-        from games import ratings
         from games.engine import rating as formula
         from games.models import Player, RatedResult
+        from games.ratings import services as ratings
 
         began = time.perf_counter()
         call_command("migrate", verbosity=0, interactive=False)

@@ -7,7 +7,7 @@ class ChouetteConfig(AppConfig):
     verbose_name = _("Chouette")
 
     def ready(self) -> None:
-        from games.player_sections import register_player_section
+        from games.players.sections import register_player_section
 
         from .selectors import player_chouette_totals
 

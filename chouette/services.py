@@ -36,10 +36,10 @@ from django.utils.translation import gettext as _
 from chouette import rules
 from chouette.messages import CONFLICT_CODES, rule_message
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
-from games import clocks
-from games.dice import SYSTEM_DICE, DiceSource
+from games import wallclock
 from games.errors import ApplicationError, Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Player
+from games.play.dice import SYSTEM_DICE, DiceSource
 
 #: Stake: at most this many digits before the decimal point, two after (the column).
 STAKE_MAX = Decimal("99999999.99")
@@ -169,7 +169,7 @@ def _append(session: ChouetteSession, *, by: Any, kind: str, data: dict[str, Any
         kind=kind,
         data=data,
         created_by=by if _is_authenticated(by) else None,
-        created_at=clocks.now(),
+        created_at=wallclock.now(),
     )
 
 
@@ -294,7 +294,7 @@ def session_create(
         session = ChouetteSession.objects.create(
             name=name,
             created_by=by,
-            started_at=clocks.now(),
+            started_at=wallclock.now(),
             stake_per_point=stake_per_point,
             currency=currency,
             profile=the_profile.to_dict(),
@@ -334,7 +334,10 @@ def _seat_change(
         if action == "join":
             top = session.participants.aggregate(top=Max("order"))["top"]
             ChouetteParticipant.objects.create(
-                session=session, player_id=player_id, order=(top or 0) + 1, joined_at=clocks.now()
+                session=session,
+                player_id=player_id,
+                order=(top or 0) + 1,
+                joined_at=wallclock.now(),
             )
         _append(session, by=by, kind=ChouetteEvent.Kind.SEAT_CHANGE, data=change.to_dict())
         _touch(session, after.seating)
@@ -387,7 +390,7 @@ def session_end(
     with transaction.atomic():
         session = _lock_for_write(session_id, by, expected_version)
         session.status = ChouetteSession.Status.ENDED
-        session.ended_at = clocks.now()
+        session.ended_at = wallclock.now()
         session.version += 1
         session.save(update_fields=["status", "ended_at", "version"])
     return session
@@ -485,7 +488,7 @@ def game_undo_last(
         except rules.ChouetteError as exc:
             raise _rule_error(exc) from None
         last.undone = True
-        last.undone_at = clocks.now()
+        last.undone_at = wallclock.now()
         last.undone_by = by
         last.save(update_fields=["undone", "undone_at", "undone_by"])
         _touch(session, back.seating)

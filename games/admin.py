@@ -8,7 +8,14 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .models import ClubResult, Notification, NotificationDelivery, Player, RatedResult, Webhook
+from games.models import (
+    ClubResult,
+    Notification,
+    NotificationDelivery,
+    Player,
+    RatedResult,
+    Webhook,
+)
 
 
 @admin.register(Player)
@@ -46,7 +53,7 @@ class WebhookForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from .notifications import notification_kinds
+        from games.notifications.services import notification_kinds
 
         self.fields["kinds"].choices = [(k.code, k.label) for k in notification_kinds()]
 
@@ -127,7 +134,7 @@ class NotificationDeliveryAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Send the selected notifications again"))
     def send_again(self, request: HttpRequest, queryset: QuerySet[NotificationDelivery]) -> None:
-        from .notifications import notification_delivery_retry
+        from games.notifications.services import notification_delivery_retry
 
         sent_again = 0
         for delivery_id in queryset.exclude(status=NotificationDelivery.Status.SENT).values_list(

@@ -1,8 +1,16 @@
+"""The shared core's app: players, match play, clocks, notifications and ratings, as the
+feature packages of one Django app (label ``games``; docs/architecture.md)."""
+
 import os
+from importlib import import_module
 
 from django.apps import AppConfig
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+
+#: The Celery tasks modules, beside the services they call. Services send tasks by name
+#: (games.background), so the names must be registered in every process, web included.
+TASK_MODULES = ("games.play.tasks", "games.clocks.tasks", "games.notifications.tasks")
 
 
 class GamesConfig(AppConfig):
@@ -10,13 +18,13 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        # The one-command local run has no Celery beat: runserver's serving process
-        # (RUN_MAIN is set in the autoreloader's child) sweeps the clocks' alarms itself.
-        if settings.GAMES_INPROCESS_SWEEPER and os.environ.get("RUN_MAIN") == "true":
-            from .clocks import start_inprocess_sweeper
-
-            start_inprocess_sweeper()
+        for module in TASK_MODULES:
+            import_module(module)
         # Register the shared core's notification kinds (your turn, double offered, ...)
         # before any page, task or admin form lists them. Other apps register theirs
         # the same way, from their own ready().
-        from . import notifications  # noqa: F401
+        import_module("games.notifications.services")
+        # The one-command local run has no Celery beat: runserver's serving process
+        # (RUN_MAIN is set in the autoreloader's child) sweeps the clocks' alarms itself.
+        if settings.GAMES_INPROCESS_SWEEPER and os.environ.get("RUN_MAIN") == "true":
+            import_module("games.clocks.sweep").start_inprocess_sweeper()

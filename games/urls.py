@@ -2,7 +2,9 @@
 
 from django.urls import path
 
-from . import pages, player_pages
+from games.play import pages
+from games.players import pages as player_pages
+from games.ratings import pages as ratings_pages
 
 app_name = "games"
 
@@ -21,5 +23,5 @@ urlpatterns = [
         player_pages.head_to_head_page,
         name="head-to-head",
     ),
-    path("ratings/", player_pages.leaderboard_page, name="leaderboard"),
+    path("ratings/", ratings_pages.leaderboard_page, name="leaderboard"),
 ]

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from . import selectors
+from games.players import selectors
 
 
 def home(request: HttpRequest) -> HttpResponse:

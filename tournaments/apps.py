@@ -8,7 +8,8 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # The notification kinds of tournaments (match ready, result to confirm).
-        from games.player_sections import register_player_section, register_result_links
+        from games.players.sections import register_player_section
+        from games.ratings.sources import register_result_links
         from games.signals import match_finished
 
         from . import notifications  # noqa: F401

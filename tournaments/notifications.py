@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.notifications import register_kind
+from games.notifications.services import register_kind
 
 
 def _render_match_ready(context: Mapping[str, Any]) -> tuple[str, str]:

@@ -47,11 +47,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from games import selectors as game_selectors
+from games.clocks.pages import format_clock_ms
 from games.engine.clock import PRESETS
 from games.errors import ApplicationError, ValidationFailed
 from games.models import Game, Player
-from games.tableclock_pages import format_clock_ms
+from games.play import selectors as game_selectors
 from tournaments import bracketview, pairing, selectors, services
 from tournaments.models import (
     BRACKET_FORMATS,

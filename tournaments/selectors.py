@@ -28,7 +28,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.urls import reverse
 
-from games.ratings import is_rated
+from games.ratings.sources import is_rated
 from tournaments import pairing
 from tournaments.models import Entry, Event, Flight, FlightRound, TournamentMatch
 from tournaments.services import DEFAULT_SEASON_POINTS, IN_LEDGER, OPEN, match_results

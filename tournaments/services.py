@@ -64,12 +64,12 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from games import ratings
-from games import services as game_services
 from games.engine.clock import PRESETS
 from games.errors import ApplicationError, Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Game, Match, Player
-from games.notifications import Notice, notify_all
+from games.notifications.services import Notice, notify_all
+from games.play import services as game_services
+from games.ratings import services as ratings
 from tournaments import pairing
 from tournaments.messages import pairing_message
 from tournaments.models import (

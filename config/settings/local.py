@@ -25,7 +25,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Without Redis there is no worker and no beat: runserver's own thread sweeps the clocks'
-# alarms every second (games.clocks.start_inprocess_sweeper), and reads check them too.
+# alarms every second (games.clocks.sweep.start_inprocess_sweeper), and reads check them too.
 GAMES_CLOCK_TIMERS = bool(REDIS_URL)
 GAMES_INPROCESS_SWEEPER = not REDIS_URL
 

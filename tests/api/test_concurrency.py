@@ -12,11 +12,11 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import selectors, services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
 from games.errors import Conflict
 from games.models import Game, GameAction
+from games.play import selectors, services
+from games.play.dice import ScriptedDice
 from tests.factories import PlayerFactory, UserPlayerFactory
 
 THREADS = 50

@@ -358,8 +358,8 @@ _BODY_VALUES = st.one_of(
 def test_the_plain_action_body_check_accepts_only_what_drf_accepts_and_the_same_way(body):
     """The API's lean check of an action body (views._plain_action_input) must never
     accept what the documented serializer refuses, nor read it differently."""
-    from games.api.serializers import ActionInput
-    from games.api.views import _plain_action_input
+    from games.play.api import _plain_action_input
+    from games.play.serializers import ActionInput
 
     plain = _plain_action_input(body)
     if plain is None:
@@ -370,7 +370,7 @@ def test_the_plain_action_body_check_accepts_only_what_drf_accepts_and_the_same_
 
 
 def test_an_ordinary_action_body_takes_the_plain_path():
-    from games.api.views import _plain_action_input
+    from games.play.api import _plain_action_input
 
     assert _plain_action_input({"action": "roll", "version": 3}) == {"action": "roll", "version": 3}
     assert _plain_action_input({"action": "roll", "version": "3"}) is None  # DRF decides

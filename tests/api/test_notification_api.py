@@ -7,7 +7,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.notifications import notify
+from games.notifications.services import notify
 from tests.factories import UserFactory, UserPlayerFactory
 
 pytestmark = pytest.mark.django_db

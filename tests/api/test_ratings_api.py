@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games import ratings
 from games.models import RatedResult
+from games.ratings import services as ratings
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

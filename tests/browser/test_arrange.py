@@ -7,10 +7,10 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 
-from games import services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
 from games.models import Game
+from games.play import services
+from games.play.dice import ScriptedDice
 from tests.factories import UserPlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

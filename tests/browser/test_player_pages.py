@@ -14,8 +14,8 @@ from django.utils import timezone
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from games import ratings
 from games.models import Player, RatedResult
+from games.ratings import services as ratings
 from tests.browser.test_tournament_pages import _dark_pixels
 from tests.factories import PlayerFactory
 

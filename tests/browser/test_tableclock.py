@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.by import By
 
-from games import tableclocks
+from games.clocks import services as tableclocks
 from games.models import TableClock
 from tests.factories import UserFactory
 

@@ -14,8 +14,8 @@ from django.db.models import Sum
 
 from chouette import rules, selectors, services
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
-from games.dice import ScriptedDice
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from games.play.dice import ScriptedDice
 from tests.chouette.factories import players, session_with, simple_entry
 from tests.chouette.test_rules import (
     CLASSIC_SCRIPT,

@@ -7,8 +7,8 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import ratings
 from games.models import RatedResult
+from games.ratings import services as ratings
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

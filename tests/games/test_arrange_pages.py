@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from games import services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
 from games.engine.movegen import legal_plays
 from games.engine.position import position_id
+from games.play import services
+from games.play.dice import ScriptedDice
 from tests.factories import UserPlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from games.boardsvg import BoardView, render_board, view_from_position
 from games.engine.position import Position, start_position
+from games.play.boardsvg import BoardView, render_board, view_from_position
 from tests.svgtools import NS, classes, find_all, find_one, parse_svg
 
 EMPTY = (0,) * 25

@@ -12,11 +12,12 @@ from celery.contrib.testing.worker import start_worker
 from django.db import connection
 
 from config.celery import app
-from games import selectors, services
-from games.dice import ScriptedDice
+from games.clocks.tasks import sweep_clock_alarms
 from games.engine.actions import state_from_dict
 from games.models import Game
-from games.tasks import game_clock_alarm, sweep_clock_alarms
+from games.play import selectors, services
+from games.play.dice import ScriptedDice
+from games.play.tasks import game_clock_alarm
 from tests.factories import PlayerFactory
 
 

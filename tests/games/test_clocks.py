@@ -9,12 +9,13 @@ from datetime import timedelta
 
 import pytest
 
-from games import clocks, selectors, services
-from games.dice import ScriptedDice
+from games import wallclock
 from games.engine.actions import state_from_dict
 from games.engine.clock import ClockState
 from games.errors import Conflict, ValidationFailed
 from games.models import Game, GameAction, Match, Notification
+from games.play import alarms, selectors, services
+from games.play.dice import ScriptedDice
 from tests.factories import PlayerFactory, UserPlayerFactory
 from tests.wall import T0
 
@@ -85,7 +86,7 @@ def test_the_clock_switches_on_every_action_and_charges_only_after_the_delay(wal
     ).game
     clock = ClockState.from_dict(game.clock)
     assert clock.running == 1
-    assert clock.turn_started_ms == clocks.to_ms(T0 + timedelta(seconds=8))
+    assert clock.turn_started_ms == wallclock.to_ms(T0 + timedelta(seconds=8))
     wall.advance(seconds=2)
     game = _play_first(game, players)
     clock = ClockState.from_dict(game.clock)
@@ -110,12 +111,12 @@ def test_bad_clock_settings_are_refused_and_nothing_is_stored(players):
 def test_a_flag_is_recorded_once_and_the_opponent_claims_the_win(wall, players):
     match, game = _clocked(players)
     version = game.version
-    assert clocks.game_clock_alarm(game_id=game.pk, version=version) == "not_due"
+    assert alarms.game_clock_alarm(game_id=game.pk, version=version) == "not_due"
     wall.advance(seconds=101)
-    assert clocks.game_clock_alarm(game_id=game.pk, version=version) == "flagged"
+    assert alarms.game_clock_alarm(game_id=game.pk, version=version) == "flagged"
     # Twice: the version moved, nothing more happens.
-    assert clocks.game_clock_alarm(game_id=game.pk, version=version) == "stale"
-    assert clocks.game_clock_alarm(game_id=game.pk) == "stale"
+    assert alarms.game_clock_alarm(game_id=game.pk, version=version) == "stale"
+    assert alarms.game_clock_alarm(game_id=game.pk) == "stale"
     game.refresh_from_db()
     kinds = list(game.actions.order_by("seq").values_list("kind", "player_index"))
     assert kinds[-1] == ("timeout", 0)
@@ -150,7 +151,7 @@ def test_a_flag_is_recorded_once_and_the_opponent_claims_the_win(wall, players):
 def test_without_a_claim_the_win_on_time_is_scored_at_once(wall, players):
     match, game = _clocked(players, timeout_claim=False, rules={"timeout_result": "match"})
     wall.advance(seconds=102)
-    assert clocks.game_clock_alarm(game_id=game.pk, version=game.version) == "flagged"
+    assert alarms.game_clock_alarm(game_id=game.pk, version=game.version) == "flagged"
     game.refresh_from_db()
     kinds = list(game.actions.order_by("seq").values_list("kind", "player_index"))
     assert kinds[-2:] == [("timeout", 0), ("claim_timeout", 1)]
@@ -177,7 +178,7 @@ def test_a_timer_for_an_old_version_does_nothing(wall, players):
     old = game.version
     game = _play_first(game, players)
     wall.advance(seconds=500)
-    assert clocks.game_clock_alarm(game_id=game.pk, version=old) == "stale"
+    assert alarms.game_clock_alarm(game_id=game.pk, version=old) == "stale"
     game.refresh_from_db()
     assert state_from_dict(game.state).flagged is None
 
@@ -185,8 +186,8 @@ def test_a_timer_for_an_old_version_does_nothing(wall, players):
 def test_time_running_low_is_told_once_then_the_alarm_moves_to_the_deadline(wall, players):
     _, game = _clocked(players)
     wall.advance(seconds=71)
-    assert clocks.game_clock_alarm(game_id=game.pk, version=game.version) == "low_time"
-    assert clocks.game_clock_alarm(game_id=game.pk, version=game.version) == "not_due"
+    assert alarms.game_clock_alarm(game_id=game.pk, version=game.version) == "low_time"
+    assert alarms.game_clock_alarm(game_id=game.pk, version=game.version) == "not_due"
     low = Notification.objects.get(kind="time_low")
     assert low.recipient == players[0]
     assert low.context["remaining_ms"] == 30_000
@@ -202,17 +203,17 @@ def test_the_sweeper_flags_overdue_games_and_arms_near_alarms(wall, players, set
     # An alarm whose timer was never sent (the broker was down).
     Game.objects.filter(pk=overdue.pk).update(armed_version=None)
     wall.advance(seconds=60)
-    counts = clocks.games_sweep_alarms()
+    counts = alarms.games_sweep_alarms()
     assert counts == {"flagged": 0, "low_time": 0, "armed": 1}
     assert Game.objects.get(pk=overdue.pk).armed_version == overdue.version
     assert Game.objects.get(pk=far.pk).armed_version is None  # 50 min away: not yet
     wall.advance(seconds=15)  # 75 s: 26 s of reserve left
-    counts = clocks.games_sweep_alarms()
+    counts = alarms.games_sweep_alarms()
     assert counts["low_time"] == 1
     wall.advance(seconds=27)  # 102 s: past the deadline
-    counts = clocks.games_sweep_alarms()
+    counts = alarms.games_sweep_alarms()
     assert counts["flagged"] == 1
-    assert clocks.games_sweep_alarms() == {"flagged": 0, "low_time": 0, "armed": 0}
+    assert alarms.games_sweep_alarms() == {"flagged": 0, "low_time": 0, "armed": 0}
 
 
 def test_per_match_reserves_carry_over_to_the_next_game(wall, players):
@@ -345,9 +346,9 @@ def test_a_usbgf_match_is_lost_on_time_when_the_reserve_runs_out(wall, players):
     assert clock.reserves == (14 * 60_000, 14 * 60_000)
     assert game.deadline_at == T0 + timedelta(seconds=12 + 14 * 60)
     wall.advance(seconds=12 + 14 * 60 - 1)
-    assert clocks.game_clock_alarm(game_id=game.pk) in ("not_due", "low_time")
+    assert alarms.game_clock_alarm(game_id=game.pk) in ("not_due", "low_time")
     wall.advance(seconds=1)
-    assert clocks.game_clock_alarm(game_id=game.pk) == "flagged"
+    assert alarms.game_clock_alarm(game_id=game.pk) == "flagged"
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert (match.score1, match.score2, match.winner_id) == (0, 7, players[1].pk)

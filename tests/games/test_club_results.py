@@ -17,10 +17,11 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import club_results, ratings
 from games.engine import rating as formula
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import ClubResult, Player, RatedResult
+from games.ratings import club_results
+from games.ratings import services as ratings
 from tests.factories import PlayerFactory, UserFactory
 from tests.wall import T0
 

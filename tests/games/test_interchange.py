@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
 from games.engine.selfplay import random_action
 from games.models import Game, GameAction, Match, Player
+from games.play import services
+from games.play.dice import ScriptedDice
 from tests.factories import PlayerFactory
 from tests.games.test_services import _perform
 
@@ -159,7 +159,7 @@ def test_a_file_resuming_at_the_crawford_score_is_stored_as_the_crawford_game():
     from games.engine.matfile import build_record, export_mat, first_match_state
     from games.engine.rules import RuleOptions
     from games.engine.selfplay import random_game
-    from games.interchange import match_import_mat
+    from games.play.interchange import match_import_mat
 
     start = first_match_state(3, (2, 1))
     assert start.crawford

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from games.models import Notification, NotificationDelivery, Webhook
-from games.notifications import notification_kinds, notify, player_notification_channels
+from games.notifications.services import notification_kinds, notify, player_notification_channels
 from tests.factories import UserFactory, UserPlayerFactory
 
 pytestmark = pytest.mark.django_db

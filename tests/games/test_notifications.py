@@ -14,10 +14,11 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone, translation
 
-from games import notifications, transports
 from games.errors import Conflict, NotFound, ValidationFailed
 from games.models import Notification, NotificationDelivery, Webhook
-from games.notifications import (
+from games.notifications import services as notifications
+from games.notifications import transports
+from games.notifications.services import (
     Notice,
     UnknownNotificationKind,
     notification_delivery_send,
@@ -29,7 +30,7 @@ from games.notifications import (
     player_set_notification_channels,
     register_kind,
 )
-from games.tasks import notification_deliver, notification_deliver_each
+from games.notifications.tasks import notification_deliver, notification_deliver_each
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
 from tests.webhook_server import webhook_server
 

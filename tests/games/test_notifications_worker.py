@@ -14,7 +14,7 @@ from django.db import transaction
 
 from config.celery import app
 from games.models import NotificationDelivery, Webhook
-from games.notifications import notify
+from games.notifications.services import notify
 from tests.factories import UserPlayerFactory
 from tests.webhook_server import webhook_server
 

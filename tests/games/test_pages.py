@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from games import services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
 from games.engine.notation import format_play
 from games.engine.position import position_id
 from games.models import Game, GameAction, Match
+from games.play import services
+from games.play.dice import ScriptedDice
 from tests.factories import UserPlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -16,11 +16,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import ratings
-from games import services as game_services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
 from games.models import Match, Player, RatedResult
+from games.play import services as game_services
+from games.play.dice import ScriptedDice
+from games.ratings import services as ratings
 from tests.factories import PlayerFactory, UserPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -366,7 +366,7 @@ def test_leaderboard_pages_keep_the_filters(en):
 
 
 def test_frequent_opponents_are_offered_for_head_to_head():
-    from games import selectors
+    from games.ratings import selectors
 
     anna = PlayerFactory(name="Anna")
     once, twice = PlayerFactory.create_batch(5), PlayerFactory.create_batch(40)

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.ratingchart import (
+from games.ratings.chart import (
     MIN_SPAN,
     ChartLabels,
     ChartPoint,

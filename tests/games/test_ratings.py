@@ -14,13 +14,13 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import F
 from django.test import override_settings
 
-from games import ratings
-from games import services as game_services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
 from games.engine.rating import rate
 from games.errors import ValidationFailed
 from games.models import Match, Player, RatedResult
+from games.play import services as game_services
+from games.play.dice import ScriptedDice
+from games.ratings import services as ratings
 from tests.factories import PlayerFactory, UserPlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -10,12 +10,12 @@ import random
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
 from games.engine.selfplay import random_action
 from games.models import Game, Match
-from games.selectors import game_replayed_state
+from games.play import services
+from games.play.dice import ScriptedDice
+from games.play.selectors import game_replayed_state
 from tests.factories import PlayerFactory
 from tests.games.test_services import _perform
 

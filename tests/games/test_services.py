@@ -8,13 +8,13 @@ import random
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from games import services
-from games.dice import ScriptedDice
 from games.engine.actions import Action, new_game_from_dicts, replay, state_from_dict
 from games.engine.position import position_id
 from games.engine.selfplay import random_action
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Game, GameAction, Match
+from games.play import services
+from games.play.dice import ScriptedDice
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from games import tableclocks
+from games.clocks import services as tableclocks
+from games.clocks.pages import format_clock_ms
 from games.models import TableClock
-from games.tableclock_pages import format_clock_ms
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from celery.contrib.testing.worker import start_worker
 from django.db import connection
 
 from config.celery import app
-from games import tableclocks
+from games.clocks import services as tableclocks
+from games.clocks.tasks import table_clock_alarm
 from games.models import TableClock
-from games.tasks import table_clock_alarm
 
 
 @pytest.mark.django_db(transaction=True)

@@ -9,7 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from games import clocks, tableclocks, tasks
+from games.clocks import services as tableclocks
+from games.clocks import sweep, tasks
 from games.engine.clock import ClockState
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import TableClock
@@ -81,7 +82,7 @@ def test_usbgf_reserves_come_from_the_match_length_and_score(wall):
 
 
 def test_a_linked_match_gives_players_length_score_and_clock(wall):
-    from games import services
+    from games.play import services
 
     anna, bence = UserPlayerFactory(name="Anna"), UserPlayerFactory(name="Bence")
     match = services.match_create(player1=anna, player2=bence, length=5, clock="usbgf")
@@ -322,8 +323,8 @@ def test_the_sweeper_flags_overdue_clocks_and_arms_near_deadlines(wall, settings
     assert TableClock.objects.get(pk=overdue.pk).armed_version == overdue.version
     assert TableClock.objects.get(pk=far.pk).armed_version is None  # 50 min away
     wall.advance(seconds=101)
-    # Beat runs the games' sweeper; it covers table clocks too.
-    clocks.games_sweep_alarms()
+    # Beat runs the clocks' sweeper; it covers table clocks too.
+    sweep.clocks_sweep_alarms()
     overdue.refresh_from_db()
     assert (overdue.status, overdue.flagged_index) == ("flagged", 0)
     assert tableclocks.table_clocks_sweep_alarms() == {"flagged": 0, "armed": 0}

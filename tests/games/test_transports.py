@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import transports
+from games.notifications import transports
 from tests.smtp_server import smtp_server
 
 

@@ -10,7 +10,7 @@ from django.utils import translation
 
 from games.errors import ValidationFailed
 from games.models import Notification
-from games.notifications import notification_text
+from games.notifications.services import notification_text
 from tests.tournaments.factories import crawford_cube_sheet, flight_with, rated_players, sheet
 from tournaments import selectors, services
 from tournaments.models import Event, Flight, TournamentMatch

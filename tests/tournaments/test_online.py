@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import services as game_services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
 from games.errors import Conflict, PermissionDenied
 from games.models import Match
+from games.play import services as game_services
+from games.play.dice import ScriptedDice
 from tests.factories import UserPlayerFactory
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
 from tournaments import services

@@ -12,9 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services as game_services
-from games.dice import ScriptedDice
 from games.models import Match, Player
+from games.play import services as game_services
+from games.play.dice import ScriptedDice
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
 from tests.tournaments.factories import (
     EventFactory,

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from games.player_sections import player_sections
+from games.players.sections import player_sections
 from tests.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
 from tournaments import pages, selectors, services

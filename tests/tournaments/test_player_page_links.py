@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services as game_services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
+from games.play import services as game_services
+from games.play.dice import ScriptedDice
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
 from tournaments import services
 from tournaments.models import TournamentMatch

@@ -7,12 +7,12 @@ from decimal import Decimal
 
 import pytest
 
-from games import ratings
-from games import services as game_services
-from games.dice import ScriptedDice
 from games.engine.actions import state_from_dict
 from games.engine.rating import rate
 from games.models import Player, RatedResult
+from games.play import services as game_services
+from games.play.dice import ScriptedDice
+from games.ratings import services as ratings
 from tests.factories import UserPlayerFactory
 from tests.tournaments.factories import EventFactory, flight_with
 from tournaments import services

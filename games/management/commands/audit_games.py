@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games.engine.actions import state_from_dict
 from games.engine.errors import EngineError
 from games.models import Game
-from games.selectors import game_replayed_state
+from games.play.selectors import game_replayed_state
 
 
 class Command(BaseCommand):

@@ -3,8 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.errors import ApplicationError
-from games.interchange import match_export_mat
 from games.models import Match
+from games.play.interchange import match_export_mat
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.errors import ApplicationError
-from games.interchange import match_import_mat
+from games.play.interchange import match_import_mat
 
 
 class Command(BaseCommand):

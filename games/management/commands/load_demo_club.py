@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Player, RatedResult
-from games.ratings import rating_record
+from games.ratings.services import rating_record
 
 #: Name, club, and a hidden strength that decides who tends to win (1 is even).
 DEMO_PLAYERS: list[tuple[str, str, float]] = [

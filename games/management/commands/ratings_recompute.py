@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, OutputWrapper
 
-from games.ratings import ratings_replay
+from games.ratings.services import ratings_replay
 
 
 class ProgressBar:

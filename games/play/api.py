@@ -1,0 +1,249 @@
+"""The match-play API: one view per operation, input and output serializers, and every
+write through a service. Errors leave as ``{"code", "detail"}`` (``config.api``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.errors import PermissionDenied
+from games.models import Game, Match, Player
+from games.play import alarms, selectors, services
+from games.play.serializers import (
+    ActionInput,
+    GameActionOutput,
+    GameStateOutput,
+    MatchCreateInput,
+    MatchDetailOutput,
+    MatchOutput,
+    MeOutput,
+    PlayerOutput,
+)
+from games.players import selectors as players_selectors
+
+
+def _player_of(request: Request) -> Player:
+    """The player behind the logged-in user (403 ``no_player`` when there is none)."""
+    player = getattr(request.user, "player", None)
+    if player is None:
+        raise PermissionDenied(
+            "no_player", _("Your account is not linked to a player of the club.")
+        )
+    return player
+
+
+def _viewer_index(request: Request, game: Game) -> int | None:
+    player = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    return None if player is None else game.match.player_index(player.pk)
+
+
+class MeApi(APIView):
+    """Who the token (or session) belongs to: the user and the linked player."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=MeOutput)
+    def get(self, request: Request) -> Response:
+        player = getattr(request.user, "player", None)
+        return Response(
+            {
+                "username": request.user.get_username(),
+                "player": None if player is None else {"id": player.pk, "name": player.name},
+            }
+        )
+
+
+class PlayerListApi(generics.ListAPIView):
+    serializer_class = PlayerOutput
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        return players_selectors.player_list()
+
+
+class PlayerDetailApi(APIView):
+    @extend_schema(responses=PlayerOutput)
+    def get(self, request: Request, player_id: int) -> Response:
+        player = players_selectors.player_get(player_id=player_id)
+        return Response(PlayerOutput(player).data)
+
+
+class MatchListApi(APIView):
+    """List matches (newest first) or create one between two players."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=[s for s, _ in Match.Status.choices])],
+        responses=MatchOutput(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        matches = selectors.match_list(status=request.query_params.get("status"))
+        return Response(MatchOutput(matches, many=True).data)
+
+    @extend_schema(request=MatchCreateInput, responses={201: MatchDetailOutput})
+    def post(self, request: Request) -> Response:
+        data = MatchCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values: dict[str, Any] = data.validated_data
+        me = _player_of(request)
+        if not request.user.is_staff and me.pk not in (values["player1"].pk, values["player2"].pk):
+            raise PermissionDenied("not_a_player", _("You may only create matches you play in."))
+        match = services.match_create(
+            player1=values["player1"],
+            player2=values["player2"],
+            length=values["length"],
+            rules=values["rules"],
+            clock=values["clock"],
+            timeout_claim=values["timeout_claim"],
+            created_by=request.user,
+        )
+        if values["start"]:
+            services.match_start(match_id=match.pk)
+        match = selectors.match_get(match_id=match.pk)
+        return Response(MatchDetailOutput(match).data, status=status.HTTP_201_CREATED)
+
+
+class MatchDetailApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=MatchDetailOutput)
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(match_id=match_id)
+        return Response(MatchDetailOutput(match).data)
+
+
+class MatchStartApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: GameStateOutput})
+    def post(self, request: Request, match_id: int) -> Response:
+        me = _player_of(request)
+        game = services.match_start(match_id=match_id, by=me)
+        game = selectors.game_get(game_id=game.pk)
+        view = selectors.game_view(game=game, viewer_index=_viewer_index(request, game))
+        return Response(view, status=status.HTTP_201_CREATED)
+
+
+class MatchEndSessionApi(APIView):
+    """End a money session between games (either player); 409 ``game_in_progress``
+    while a game is under way."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=MatchDetailOutput)
+    def post(self, request: Request, match_id: int) -> Response:
+        services.match_end_session(match_id=match_id, by=_player_of(request))
+        return Response(MatchDetailOutput(selectors.match_get(match_id=match_id)).data)
+
+
+class GameDetailApi(APIView):
+    """A game's state as the requester sees it, with the actions legal for them now."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=GameStateOutput)
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        if alarms.game_alarm_if_due(game):  # a flag or notice that is due happens now
+            game = selectors.game_get(game_id=game_id)
+        return Response(selectors.game_view(game=game, viewer_index=_viewer_index(request, game)))
+
+
+_ACTIONS = frozenset(ActionInput().fields["action"].choices)
+_RESIGN_KINDS = frozenset(ActionInput().fields["kind"].choices)
+
+
+def _plain_action_input(data: Any) -> dict[str, Any] | None:
+    """The common, well-formed action body accepted without building a DRF serializer
+    (which deep-copies its fields on every request: a twentieth of a move's server time,
+    bench/moves.py). Exactly the rules of :class:`ActionInput`, but only for JSON-typed
+    values; ``None`` sends anything else to the serializer."""
+    if not isinstance(data, dict):
+        return None
+    action, version = data.get("action"), data.get("version")
+    if not isinstance(action, str) or action not in _ACTIONS:
+        return None
+    if type(version) is not int or version < 0:
+        return None
+    values: dict[str, Any] = {"action": action, "version": version}
+    if "play" in data:
+        play = data["play"]
+        if not isinstance(play, str) or len(play) > 80:
+            return None
+        values["play"] = play.strip()  # as DRF's CharField trims
+    if "position_id" in data:
+        position = data["position_id"]
+        if not isinstance(position, str) or not position.strip() or len(position) > 14:
+            return None
+        values["position_id"] = position.strip()
+    if "kind" in data:
+        kind = data["kind"]
+        if kind is not None and not (isinstance(kind, str) and kind in _RESIGN_KINDS):
+            return None
+        values["kind"] = kind
+    if "value" in data:
+        value = data["value"]
+        if type(value) is not int or not 1 <= value <= 6:
+            return None
+        values["value"] = value
+    return values
+
+
+class GameActionsApi(APIView):
+    """The game's action log (GET) and the one way to act in a game (POST).
+
+    Every POST names the game ``version`` it was made against: a stale version is 409
+    ``stale_version``, a rule breach 400 with the engine's code, a game you don't play
+    403 ``not_a_player``."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=GameActionOutput(many=True))
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        return Response(GameActionOutput(game.actions.order_by("seq"), many=True).data)
+
+    @extend_schema(request=ActionInput, responses=GameStateOutput)
+    def post(self, request: Request, game_id: int) -> Response:
+        values = _plain_action_input(request.data)
+        if values is None:  # anything unusual: DRF checks it and names what is wrong
+            data = ActionInput(data=request.data)
+            data.is_valid(raise_exception=True)
+            values = data.validated_data
+        me = _player_of(request)
+        common = {"game_id": game_id, "player": me, "expected_version": values["version"]}
+        kind = values["action"]
+        if kind == "roll":
+            outcome = services.game_roll(**common)
+        elif kind == "play":
+            outcome = services.game_play(
+                **common,
+                play=values.get("play", ""),
+                result_position_id=values.get("position_id", ""),
+            )
+        elif kind == "choose_double":
+            outcome = services.game_choose_double(**common, value=values.get("value", 0))
+        elif kind == "double":
+            outcome = services.cube_offer(**common)
+        elif kind == "take":
+            outcome = services.cube_take(**common)
+        elif kind == "drop":
+            outcome = services.cube_drop(**common)
+        elif kind == "beaver":
+            outcome = services.cube_beaver(**common)
+        elif kind == "resign":
+            outcome = services.resign_offer(**common, kind=values.get("kind"))
+        elif kind == "accept_resignation":
+            outcome = services.resign_accept(**common)
+        elif kind == "claim_timeout":
+            outcome = services.game_claim_timeout(**common)
+        else:  # decline_resignation (the serializer allows nothing else)
+            outcome = services.resign_decline(**common)
+        index = outcome.game.match.player_index(me.pk)
+        view = selectors.game_view(game=outcome.game, viewer_index=index, state=outcome.state)
+        view["next_game"] = None if outcome.next_game is None else outcome.next_game.pk
+        return Response(view)

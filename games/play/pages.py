@@ -1,0 +1,425 @@
+"""Match-play pages: the lobby, the match page (board, score, move list, controls) and
+the form posts that carry a player's action to the same services the API uses.
+
+Every page works without JavaScript: the controls are plain forms, a play is picked from
+a list of the legal plays, and a page waiting for the opponent refreshes itself. With
+JavaScript (``static/games/arrange.js``) the player to move may also build the play one
+die at a time on the board, undo and start again before submitting it (R14): the page
+carries the ways to do so (:mod:`games.engine.steps`) and the script fetches the board
+after each step from :func:`game_board_page`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseRedirect,
+)
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from games.engine.actions import state_from_dict
+from games.engine.errors import EngineError
+from games.engine.game import GameState
+from games.engine.notation import format_play
+from games.engine.position import Position, position_from_id, position_id
+from games.engine.steps import state_play_steps
+from games.errors import ApplicationError, NotFound, PermissionDenied, ValidationFailed
+from games.models import Game, Match, Player
+from games.play import alarms, selectors, services
+from games.play.boardsvg import render_board, view_from_position
+from games.play.interchange import match_export_mat, match_import_mat
+from games.players import selectors as players_selectors
+from games.ratings import selectors as ratings_selectors
+
+#: A .mat file of a long match is a few hundred kilobytes at most.
+MAX_MAT_BYTES = 2 * 1024 * 1024
+
+
+def _player(request: HttpRequest) -> Player | None:
+    return getattr(request.user, "player", None) if request.user.is_authenticated else None
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Live, waiting and finished matches, newest first."""
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "playing": selectors.match_list(status=Match.Status.PLAYING, limit=50),
+            "waiting": selectors.match_list(status=Match.Status.WAITING, limit=50),
+            "finished": selectors.match_list(status=Match.Status.FINISHED, limit=50),
+            "me": _player(request),
+            "opponents": players_selectors.player_list(),
+        },
+    )
+
+
+def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
+    """The game's log as lines a person reads: who, dice, the play or the cube action."""
+    lines: list[dict[str, Any]] = []
+    labels = {
+        "double": _("doubles"),
+        "take": _("takes"),
+        "drop": _("drops"),
+        "beaver": _("beavers"),
+        "resign": _("offers to resign"),
+        "accept_resignation": _("accepts the resignation"),
+        "decline_resignation": _("declines the resignation"),
+        "choose_double": _("chooses a double"),
+        "timeout": _("runs out of time"),
+        "claim_timeout": _("claims the win on time"),
+    }
+    kinds = {"single": _("single game"), "gammon": _("gammon"), "backgammon": _("backgammon")}
+    pending_dice: dict[int, list[int]] = {}
+    for action in game.actions.order_by("seq"):
+        data = action.data
+        if action.kind == "opening_roll":
+            d0, d1 = data["dice"]
+            if d0 != d1:
+                pending_dice[0 if d0 > d1 else 1] = [max(d0, d1), min(d0, d1)]
+            continue
+        who = names[action.player_index] if action.player_index is not None else ""
+        if action.kind == "roll":
+            pending_dice[action.player_index] = data["dice"]
+            continue
+        if action.kind == "play":
+            dice = pending_dice.pop(action.player_index, None)
+            lines.append(
+                {
+                    "who": who,
+                    "dice": "".join(map(str, sorted(dice or [], reverse=True))),
+                    "text": data.get("play", ""),
+                }
+            )
+            continue
+        text = labels.get(action.kind, action.kind)
+        if action.kind == "resign" and data.get("kind") in kinds:
+            text = f"{text} ({kinds[data['kind']]})"
+        lines.append({"who": who, "dice": "", "text": text})
+    return lines
+
+
+def _viewer(request: HttpRequest, match: Match) -> tuple[Player | None, int | None, str]:
+    """The viewer, their player index in ``match`` (``None`` for a spectator) and the
+    side their home board is drawn on (``?home=`` first, then their preference)."""
+    me = _player(request)
+    my_index = None if me is None else match.player_index(me.pk)
+    home = request.GET.get("home") or (me.board_orientation if me else "right")
+    return me, my_index, "left" if home == "left" else "right"
+
+
+def _board_svg(
+    *, game: Game, state: GameState, position: Position, my_index: int | None, home: str
+) -> str:
+    """The board of ``game`` with ``position`` on it (the state's own, or one on the way
+    through the roll being played), seen by player ``my_index`` at the bottom (a
+    spectator: player 0), with the state's dice and cube."""
+    match = game.match
+    viewer = 0 if my_index is None else my_index
+    names = (match.player1.name, match.player2.name)
+    owner: Literal["mover", "opponent"] | None = None
+    if state.cube_owner is not None:
+        owner = "mover" if state.cube_owner == state.turn else "opponent"
+    return render_board(
+        view_from_position(
+            position,
+            viewer_is_mover=state.turn == viewer,
+            dice=state.dice,
+            cube_value=state.cube,
+            cube_owner=owner,
+            cube_offered=state.phase == "doubled",
+            home="left" if home == "left" else "right",
+            title=_("Board of game %(number)d: %(bottom)s (bottom) against %(top)s")
+            % {"number": game.number, "bottom": names[viewer], "top": names[1 - viewer]},
+            crawford=state.match.crawford,
+            pip_label=_("pips"),
+        )
+    )
+
+
+def _play_steps_data(state: GameState) -> dict[str, Any] | None:
+    """The ways to build the play of the rolled dice one die at a time (R14), for the
+    match page's script: ``nodes[i]`` is ``{"id": Position ID, "dice": dice left,
+    "steps": [[die, from, to, hit (0/1), next node], ...], "play": notation or null}``,
+    node 0 the position before the play; points in the mover's numbering (25 the bar,
+    0 off). A node with a ``play`` is a legal play: its ``id`` is what the form posts."""
+    graph = state_play_steps(state)
+    if graph is None or not graph.dice_used:
+        return None
+    return {
+        "nodes": [
+            {
+                "id": position_id(node.position),
+                "dice": list(node.dice_left),
+                "steps": [[s.die, s.source, s.dest, int(s.hit), s.node] for s in node.steps],
+                "play": None if node.play is None else format_play(node.play),
+            }
+            for node in graph.nodes
+        ]
+    }
+
+
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = selectors.match_get(match_id=match_id)
+    me, my_index, home = _viewer(request, match)
+    game = selectors.match_current_game(match=match)
+    if game is not None and alarms.game_alarm_if_due(game):  # R12: a due flag happens now
+        match = selectors.match_get(match_id=match_id)
+        game = selectors.match_current_game(match=match)
+    context: dict[str, Any] = {"match": match, "me": me, "my_index": my_index, "game": game}
+    if game is not None:
+        view = selectors.game_view(game=game, viewer_index=my_index)
+        state = state_from_dict(game.state)
+        names = (match.player1.name, match.player2.name)
+        svg = _board_svg(
+            game=game, state=state, position=state.position, my_index=my_index, home=home
+        )
+        actions = {a["action"]: a for a in view["legal_actions"]}
+        context.update(
+            {
+                "view": view,
+                "board_svg": mark_safe(svg),  # noqa: S308 - built by render_board, text escaped
+                "actions": actions,
+                "names": names,
+                "to_act": None if view["player_to_act"] is None else names[view["player_to_act"]],
+                "moves": _move_list(game, names),
+                "home": home,
+                # Only the player who is to play gets the steps to arrange the play with.
+                "play_steps": _play_steps_data(state) if "play" in actions else None,
+                # Waiting for the other side: refresh, so the page needs no JavaScript.
+                # (Not while arranging a play: a clock counts down in static/games/
+                # matchclock.js instead.)
+                "auto_refresh": match.status == Match.Status.PLAYING
+                and my_index is not None
+                and not actions,
+                "clock": _clock_display(view["clock"]),
+                # A money session ends between games: before anyone plays the new one.
+                "can_end_session": match.is_money
+                and match.status == Match.Status.PLAYING
+                and my_index is not None
+                and not game.actions.exclude(kind="opening_roll").exists(),
+            }
+        )
+    context["games"] = list(match.games.all())
+    context["rating"] = ratings_selectors.match_rating(match=match)
+    return render(request, "games/match.html", context)
+
+
+def _clock_display(clock: dict[str, Any] | None) -> list[dict[str, Any]] | None:
+    """Each player's clock as the page shows it: reserve (and the running player's
+    delay) as m:ss, computed by the server from the stored state (R12)."""
+    if clock is None:
+        return None
+    shown = []
+    for index in (0, 1):
+        running = clock["running"] == index
+        shown.append(
+            {
+                "running": running,
+                "reserve": _mmss(clock["reserves_ms"][index]),
+                "reserve_ms": clock["reserves_ms"][index],
+                "delay": _mmss(clock["delay_left_ms"]) if running else None,
+                "delay_ms": clock["delay_left_ms"] if running else None,
+                "flagged": clock["flagged"] == index,
+            }
+        )
+    return shown
+
+
+def _mmss(milliseconds: int | None) -> str:
+    seconds = max(0, -(-(milliseconds or 0) // 1000))  # a started second still shows
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@never_cache
+@require_GET
+def game_board_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The board of a game as an SVG image, with ``?position=`` (a Position ID) on it:
+    the game's current position or one on the way through the roll being played (the
+    match page shows these while a player arranges a play). Read-only; what the match
+    page shows anyone: the same dice, cube and orientation (``?home=left|right``)."""
+    try:
+        game = selectors.game_get(game_id=game_id)
+    except NotFound:
+        raise Http404 from None
+    state = state_from_dict(game.state)
+    wanted = request.GET.get("position", "")
+    try:
+        position_from_id(wanted)
+    except EngineError:
+        return _bad_request(_("That is not a Position ID."))
+    position = None
+    if wanted == position_id(state.position):
+        position = state.position
+    else:
+        graph = state_play_steps(state)
+        for node in graph.nodes if graph is not None else ():
+            if position_id(node.position) == wanted:
+                position = node.position  # (unentered Acey-Deucey checkers kept)
+                break
+    if position is None:
+        return _bad_request(_("That position is not on the way through this turn."))
+    my_index, home = _viewer(request, game.match)[1:]
+    svg = _board_svg(game=game, state=state, position=position, my_index=my_index, home=home)
+    return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+
+
+def _bad_request(text: str) -> HttpResponse:
+    return HttpResponseBadRequest(text, content_type="text/plain; charset=utf-8")
+
+
+@login_required
+@require_POST
+def match_create_page(request: HttpRequest) -> HttpResponseRedirect:
+    me = _player(request)
+    try:
+        if me is None:
+            raise PermissionDenied(
+                "no_player", _("Your account is not linked to a player of the club.")
+            )
+        opponent = players_selectors.player_get(player_id=int(request.POST.get("opponent", "0")))
+        length = int(request.POST.get("length", "5"))
+        rules: dict[str, Any] = {}
+        if request.POST.get("variant") in ("nackgammon", "acey-deucey"):
+            rules["variant"] = request.POST["variant"]
+        clock = request.POST.get("clock") or None
+        if clock is not None and request.POST.get("timeout_result") == "match":
+            rules["timeout_result"] = "match"
+        if length == 0:
+            for option in ("jacoby", "beavers"):
+                if request.POST.get(option):
+                    rules[option] = True
+        match = services.match_create(
+            player1=me,
+            player2=opponent,
+            length=length,
+            rules=rules,
+            clock=clock,
+            timeout_claim=request.POST.get("timeout_claim", "claim") == "claim",
+            created_by=request.user,
+        )
+        services.match_start(match_id=match.pk, by=me)
+    except ValueError:
+        messages.error(request, _("The match length must be a number."))
+        return redirect("games:lobby")
+    except ApplicationError as exc:
+        messages.error(request, str(exc.detail))
+        return redirect("games:lobby")
+    return redirect("games:match", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def game_action_page(request: HttpRequest, game_id: int) -> HttpResponseRedirect:
+    """A form post from the match page, carried out by the same services as the API."""
+    me = _player(request)
+    game = selectors.game_get(game_id=game_id)
+    target = reverse("games:match", kwargs={"match_id": game.match_id})
+    post = request.POST
+    try:
+        if me is None:
+            raise PermissionDenied(
+                "no_player", _("Your account is not linked to a player of the club.")
+            )
+        common = {"game_id": game_id, "player": me, "expected_version": int(post["version"])}
+        kind = post.get("action", "")
+        if kind == "roll":
+            services.game_roll(**common)
+        elif kind == "play":
+            services.game_play(**common, result_position_id=post.get("position_id", ""))
+        elif kind == "choose_double":
+            services.game_choose_double(**common, value=int(post.get("value", "0")))
+        elif kind == "double":
+            services.cube_offer(**common)
+        elif kind == "take":
+            services.cube_take(**common)
+        elif kind == "drop":
+            services.cube_drop(**common)
+        elif kind == "beaver":
+            services.cube_beaver(**common)
+        elif kind == "resign":
+            services.resign_offer(**common, kind=post.get("kind") or None)
+        elif kind == "accept_resignation":
+            services.resign_accept(**common)
+        elif kind == "decline_resignation":
+            services.resign_decline(**common)
+        elif kind == "claim_timeout":
+            services.game_claim_timeout(**common)
+        else:
+            messages.error(request, _("Unknown action."))
+    except (KeyError, ValueError):
+        messages.error(request, _("The form was incomplete: reload the page and try again."))
+    except ApplicationError as exc:
+        messages.error(request, format_html("{}", exc.detail))
+    return HttpResponseRedirect(target)
+
+
+@login_required
+@require_POST
+def match_end_session_page(request: HttpRequest, match_id: int) -> HttpResponseRedirect:
+    """End a money session between games (the same service as the API)."""
+    me = _player(request)
+    try:
+        if me is None:
+            raise PermissionDenied(
+                "no_player", _("Your account is not linked to a player of the club.")
+            )
+        services.match_end_session(match_id=match_id, by=me)
+    except ApplicationError as exc:
+        messages.error(request, format_html("{}", exc.detail))
+    return redirect("games:match", match_id=match_id)
+
+
+def match_export_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The match as a ``.mat`` file download (for gnubg, XG and other programs)."""
+    match = selectors.match_get(match_id=match_id)
+    try:
+        text = match_export_mat(match=match)
+    except ApplicationError as exc:
+        messages.error(request, str(exc.detail))
+        return redirect("games:match", match_id=match_id)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+    return response
+
+
+@login_required
+def match_import_page(request: HttpRequest) -> HttpResponse:
+    """Record a match played elsewhere from its ``.mat`` file, every move checked."""
+    context: dict[str, Any] = {}
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        text = request.POST.get("text", "")
+        try:
+            if upload is not None:
+                if upload.size > MAX_MAT_BYTES:
+                    raise ValidationFailed("mat_too_large", _("The file is too large."))
+                text = upload.read().decode("utf-8-sig")
+            match = match_import_mat(
+                text=text,
+                player1_name=request.POST.get("player1") or None,
+                player2_name=request.POST.get("player2") or None,
+                created_by=request.user,
+            )
+        except UnicodeDecodeError:
+            context["error"] = _("The file is not UTF-8 text.")
+        except ApplicationError as exc:
+            context["error"] = exc.detail
+        else:
+            messages.success(request, _("The match was recorded."))
+            return redirect("games:match", match_id=match.pk)
+        context["text"] = text
+    return render(request, "games/import.html", context, status=400 if "error" in context else 200)

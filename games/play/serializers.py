@@ -1,0 +1,184 @@
+"""API shapes. Serializers check shape only; the engine decides every rule."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.engine.actions import ACTION_KINDS
+from games.models import Game, GameAction, Match, Player
+from games.play.services import MAX_MATCH_LENGTH
+
+
+class PlayerOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "country", "club", "rating", "experience", "is_active"]
+        read_only_fields = fields
+
+
+class PlayerRef(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name"]
+        read_only_fields = fields
+
+
+class MeOutput(serializers.Serializer):
+    username = serializers.CharField()
+    player = PlayerRef(allow_null=True)
+
+
+class GameSummary(serializers.ModelSerializer):
+    winner = serializers.IntegerField(source="winner_index", allow_null=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "number",
+            "version",
+            "is_over",
+            "winner",
+            "points",
+            "result_kind",
+            "crawford",
+        ]
+        read_only_fields = fields
+
+
+class MatchOutput(serializers.ModelSerializer):
+    player1 = PlayerRef()
+    player2 = PlayerRef()
+    winner = PlayerRef(allow_null=True)
+    score = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "player1",
+            "player2",
+            "length",
+            "rules",
+            "clock",
+            "timeout_claim",
+            "status",
+            "score",
+            "winner",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+    def get_score(self, match: Match) -> list[int]:
+        return [match.score1, match.score2]
+
+
+class MatchDetailOutput(MatchOutput):
+    games = GameSummary(many=True, read_only=True)
+    current_game = serializers.SerializerMethodField()
+
+    class Meta(MatchOutput.Meta):
+        fields = [*MatchOutput.Meta.fields, "games", "current_game"]
+        read_only_fields = fields
+
+    def get_current_game(self, match: Match) -> int | None:
+        games = list(match.games.all())
+        return games[-1].pk if games else None
+
+
+class MatchCreateInput(serializers.Serializer):
+    player1 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player2 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    length = serializers.IntegerField(min_value=0, max_value=MAX_MATCH_LENGTH)
+    rules = serializers.DictField(required=False, default=dict)
+    clock = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="R12: a preset name (seed002, usbgf, galaxy-casual, wbgf-speed), custom "
+        "clock settings (delay_ms, reserve_ms, reserve_per_point_ms, ...), or null.",
+    )
+    timeout_claim = serializers.BooleanField(required=False, default=True)
+    start = serializers.BooleanField(required=False, default=True)
+
+
+class ActionInput(serializers.Serializer):
+    action = serializers.ChoiceField(
+        # The server makes the opening roll and records timeouts itself.
+        choices=[k for k in ACTION_KINDS if k not in ("opening_roll", "timeout")]
+    )
+    version = serializers.IntegerField(min_value=0)
+    play = serializers.CharField(required=False, allow_blank=True, max_length=80)
+    position_id = serializers.CharField(required=False, max_length=14)
+    kind = serializers.ChoiceField(
+        choices=["single", "gammon", "backgammon"], required=False, allow_null=True
+    )
+    value = serializers.IntegerField(required=False, min_value=1, max_value=6)
+
+
+class CubeOutput(serializers.Serializer):
+    value = serializers.IntegerField()
+    owner = serializers.IntegerField(allow_null=True)
+
+
+class LegalActionOutput(serializers.Serializer):
+    action = serializers.CharField()
+    plays = serializers.ListField(child=serializers.DictField(), required=False)
+    kinds = serializers.ListField(child=serializers.CharField(), required=False)
+    values = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+class ClockOutput(serializers.Serializer):
+    """The clock as the server sees it now (R12): every client shows the same times."""
+
+    server_time = serializers.DateTimeField()
+    running = serializers.IntegerField(allow_null=True, help_text="whose clock runs")
+    delay_ms = serializers.IntegerField(help_text="the delay of every turn")
+    delay_left_ms = serializers.IntegerField(allow_null=True)
+    reserves_ms = serializers.ListField(child=serializers.IntegerField())
+    deadline = serializers.DateTimeField(allow_null=True)
+    flagged = serializers.IntegerField(allow_null=True, help_text="who ran out of time")
+
+
+class GameStateOutput(serializers.Serializer):
+    """The documented shape of :func:`games.selectors.game_view` (players are 0 and 1:
+    the match's player 1 and player 2)."""
+
+    game = serializers.IntegerField()
+    match = serializers.IntegerField()
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+    position_id = serializers.CharField()
+    match_id = serializers.CharField()
+    phase = serializers.CharField()
+    turn = serializers.IntegerField()
+    player_to_act = serializers.IntegerField(allow_null=True)
+    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    cube = CubeOutput()
+    resignation = serializers.DictField(allow_null=True)
+    pips = serializers.ListField(child=serializers.IntegerField())
+    borne_off = serializers.ListField(child=serializers.IntegerField())
+    board = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+    score = serializers.ListField(child=serializers.IntegerField())
+    match_length = serializers.IntegerField()
+    crawford = serializers.BooleanField()
+    winning_chances = serializers.ListField(child=serializers.FloatField(), allow_null=True)
+    result = serializers.DictField(allow_null=True)
+    you = serializers.IntegerField(allow_null=True)
+    flagged = serializers.IntegerField(
+        allow_null=True, help_text="R12: the player who ran out of time (the opponent claims)"
+    )
+    clock = ClockOutput(allow_null=True)
+    legal_actions = LegalActionOutput(many=True)
+    next_game = serializers.IntegerField(required=False, allow_null=True)
+
+
+class GameActionOutput(serializers.ModelSerializer):
+    player = serializers.IntegerField(source="player_index", allow_null=True)
+
+    class Meta:
+        model = GameAction
+        fields = ["seq", "kind", "player", "data", "created_at"]
+        read_only_fields = fields
