@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 # Every player starts at the FIBS rating's origin (1500, experience 0).
 from games.engine.rating import INITIAL_RATING
+from games.errors import PermissionDenied
 
 
 class BoardOrientation(models.TextChoices):
@@ -80,6 +81,17 @@ class Player(models.Model):
         if user is None or not getattr(user, "is_authenticated", False):
             return None
         return getattr(user, "player", None)
+
+    @staticmethod
+    def of_user_or_refuse(user: Any) -> Player:
+        """The player linked to ``user``; a refusal (403 ``no_player``) when there is none:
+        only a club member can play, report or receive notifications."""
+        player = Player.of_user(user)
+        if player is None:
+            raise PermissionDenied(
+                "no_player", _("Your account is not linked to a player of the club.")
+            )
+        return player
 
 
 class Match(models.Model):

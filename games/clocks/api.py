@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from games import wallclock
 from games.api.common import ErrorOutput, error_responses
+from games.clocks import selectors as clock_selectors
 from games.clocks import services as tableclocks
 from games.engine.clock import PRESETS
 from games.errors import Conflict
@@ -153,14 +154,14 @@ WRITE_ERRORS = {
 
 
 def _output(clock: TableClock) -> dict[str, Any]:
-    return TableClockOutput(tableclocks.table_clock_view(clock)).data
+    return TableClockOutput(clock_selectors.table_clock_view(clock)).data
 
 
 def _read(clock_id: int) -> TableClock:
     """A clock for reading: a flag that is due is recorded first."""
-    clock = tableclocks.table_clock_get(clock_id=clock_id)
+    clock = clock_selectors.table_clock_get(clock_id=clock_id)
     if tableclocks.table_clocks_flag_due(table_clocks=[clock]):
-        clock = tableclocks.table_clock_get(clock_id=clock_id)
+        clock = clock_selectors.table_clock_get(clock_id=clock_id)
     return clock
 
 
@@ -185,21 +186,21 @@ class TableClockListApi(APIView):
             OpenApiParameter(
                 "status",
                 str,
-                enum=[tableclocks.LIVE, "all", *TableClock.Status.values],
+                enum=[clock_selectors.LIVE, "all", *TableClock.Status.values],
                 description="`live` (default): every clock not finished.",
             )
         ],
         responses=TableClockOutput(many=True),
     )
     def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status", tableclocks.LIVE)
-        if wanted not in (tableclocks.LIVE, "all", *TableClock.Status.values):
-            wanted = tableclocks.LIVE
-        found = tableclocks.table_clock_list(status=None if wanted == "all" else wanted)
+        wanted = request.query_params.get("status", clock_selectors.LIVE)
+        if wanted not in (clock_selectors.LIVE, "all", *TableClock.Status.values):
+            wanted = clock_selectors.LIVE
+        found = clock_selectors.table_clock_list(status=None if wanted == "all" else wanted)
         if tableclocks.table_clocks_flag_due(table_clocks=found):
-            found = tableclocks.table_clock_list(status=None if wanted == "all" else wanted)
+            found = clock_selectors.table_clock_list(status=None if wanted == "all" else wanted)
         at = wallclock.now()
-        views = [tableclocks.table_clock_view(c, at=at) for c in found]
+        views = [clock_selectors.table_clock_view(c, at=at) for c in found]
         return Response(TableClockOutput(views, many=True).data)
 
     @extend_schema(

@@ -19,18 +19,19 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from games import wallclock
+from games.clocks import selectors as clock_selectors
 from games.clocks import services as tableclocks
 from games.clocks.api import TableClockOutput
 from games.errors import ApplicationError
 from games.models import TableClock
 from games.play import selectors
+from games.web import next_or, show_refusal
 
 #: Seconds between the refreshes of the director's list and of a tablet page without
 #: JavaScript.
@@ -70,11 +71,11 @@ def format_clock_ms(ms: int | None) -> str:
 def table_clock_list_page(request: HttpRequest) -> HttpResponse:
     """Every live table clock with its times now; flagged ones stand out. Refreshes
     itself every few seconds."""
-    found = tableclocks.table_clock_list()
+    found = clock_selectors.table_clock_list()
     if tableclocks.table_clocks_flag_due(table_clocks=found):
-        found = tableclocks.table_clock_list()
+        found = clock_selectors.table_clock_list()
     at = wallclock.now()
-    rows = [_row(tableclocks.table_clock_view(clock, at=at)) for clock in found]
+    rows = [_row(clock_selectors.table_clock_view(clock, at=at)) for clock in found]
     online = [
         {
             "game": item["game"],
@@ -197,12 +198,12 @@ def table_clock_page(request: HttpRequest, clock_id: int) -> HttpResponse:
     """The tablet: two big halves, the top one turned for the player across the table
     (player 2 by default; ``?swap=1`` turns player 1's half instead)."""
     try:
-        clock = tableclocks.table_clock_get(clock_id=clock_id)
+        clock = clock_selectors.table_clock_get(clock_id=clock_id)
     except ApplicationError as exc:
         return render(request, "games/tableclocks/missing.html", {"detail": exc.detail}, status=404)
     if tableclocks.table_clocks_flag_due(table_clocks=[clock]):
-        clock = tableclocks.table_clock_get(clock_id=clock_id)
-    view = tableclocks.table_clock_view(clock)
+        clock = clock_selectors.table_clock_get(clock_id=clock_id)
+    view = clock_selectors.table_clock_view(clock)
     swap = request.GET.get("swap") == "1"
     top, bottom = (0, 1) if swap else (1, 0)
     row = _row(view)
@@ -227,7 +228,7 @@ def table_clock_page(request: HttpRequest, clock_id: int) -> HttpResponse:
             "api_view": TableClockOutput(view).data,
             "halves": halves,
             "swap": swap,
-            "can_operate": tableclocks.table_clock_can_operate(clock=clock, user=request.user),
+            "can_operate": clock_selectors.table_clock_can_operate(clock=clock, user=request.user),
             "row": row,
             "status_text": _status_text(status, flagged, names),
             "auto_refresh": status in (TableClock.Status.RUNNING, TableClock.Status.PAUSED),
@@ -289,16 +290,11 @@ def _status_text(status: str, flagged: int | None, names: list[str]) -> str:
 
 
 # ====================================================================== form posts
-def _back(request: HttpRequest, clock_id: int) -> HttpResponseRedirect:
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return HttpResponseRedirect(target)
+def _back(request: HttpRequest, clock_id: int) -> str:
     url = reverse("tableclocks:detail", kwargs={"clock_id": clock_id})
     if request.POST.get("swap") == "1":
         url += "?swap=1"
-    return HttpResponseRedirect(url)
+    return next_or(request, url)
 
 
 def _int(request: HttpRequest, name: str) -> int | None:
@@ -335,8 +331,8 @@ def _act(request: HttpRequest, clock_id: int, action: str) -> HttpResponseRedire
             }[action]
             service(clock_id=clock_id, expected_version=version, by=request.user)
     except ApplicationError as exc:
-        messages.error(request, str(exc.detail))
-    return _back(request, clock_id)
+        show_refusal(request, exc)
+    return HttpResponseRedirect(_back(request, clock_id))
 
 
 @login_required

@@ -18,8 +18,8 @@ database, as :mod:`games.play.clock` and :mod:`games.play.alarms` do for online 
   which beat runs every 2 s and the one-command local run's thread every second), and so
   do reads (:func:`table_clocks_flag_due`). A flag is therefore recorded on the server
   even when the tablet died.
-* :func:`table_clock_view` is the clock as every client shows it: readings computed from
-  the stored state at the server's time.
+* :func:`games.clocks.selectors.table_clock_view` is the clock as every client shows
+  it: readings computed from the stored state at the server's time.
 
 Decisions where docs/rules.md is silent:
 
@@ -42,7 +42,6 @@ Decisions where docs/rules.md is silent:
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, Literal
@@ -54,11 +53,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import background, wallclock
+from games.clocks.selectors import paused_ms, table_clock_can_operate
 from games.engine.clock import ClockSettings, ClockState, preset, settings_from_dict
 from games.engine.errors import EngineError
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Match, Player, TableClock
-from games.play.clock import clock_reading
 
 log = logging.getLogger(__name__)
 
@@ -84,17 +83,6 @@ _ENGINE_MESSAGES: dict[str, Promise] = {
 def _engine_error(exc: EngineError) -> ValidationFailed:
     message = _ENGINE_MESSAGES.get(exc.code, gettext_lazy("These clock settings cannot be used."))
     return ValidationFailed(exc.code, str(message), extra={"reason": exc.message})
-
-
-# ====================================================================== permissions
-def table_clock_can_operate(*, clock: TableClock, user: Any) -> bool:
-    """Whether ``user`` may start, tap, pause and finish ``clock``: its creator and the
-    directors (staff). Reading is public."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    return bool(user.is_staff) or (
-        clock.created_by_id is not None and clock.created_by_id == user.pk
-    )
 
 
 # ====================================================================== creating
@@ -263,7 +251,7 @@ def table_clock_finish(
         if clock.status == Status.RUNNING:
             stopped = state.switch(wallclock.to_ms(at), None)
         elif clock.status == Status.PAUSED:
-            stopped = state.switch(_paused_ms(clock, at), None)
+            stopped = state.switch(paused_ms(clock, at), None)
         _store(clock, stopped, Status.FINISHED, at)
     return clock
 
@@ -339,70 +327,6 @@ def table_clocks_sweep_alarms(*, at: datetime | None = None, limit: int = 500) -
     return counts
 
 
-# ====================================================================== reads
-def table_clock_get(*, clock_id: int) -> TableClock:
-    clock = TableClock.objects.filter(pk=clock_id).first()
-    if clock is None:
-        raise NotFound("table_clock_not_found", _("There is no table clock with this id."))
-    return clock
-
-
-LIVE = "live"
-
-
-def table_clock_list(*, status: str | None = LIVE, limit: int = 200) -> list[TableClock]:
-    """Table clocks in the order of their labels read as people do ("Table 2" before
-    "Table 10"). ``status``: ``live`` (every one not finished), one status, or ``None``
-    (all). One query."""
-    clocks_ = TableClock.objects.all()
-    if status == LIVE:
-        clocks_ = clocks_.exclude(status=Status.FINISHED)
-    elif status is not None:
-        clocks_ = clocks_.filter(status=status)
-    found = list(clocks_.order_by("-updated_at", "-id")[:limit])
-    return sorted(found, key=lambda c: (_natural(c.label), c.pk))
-
-
-def _natural(label: str) -> tuple[tuple[int, int | str], ...]:
-    return tuple(
-        (0, int(part)) if part.isdigit() else (1, part.casefold())
-        for part in re.split(r"(\d+)", label)
-        if part
-    )
-
-
-def table_clock_view(clock: TableClock, *, at: datetime | None = None) -> dict[str, Any]:
-    """The clock as every client shows it, computed from the stored state at the
-    server's time ``at``: ``running`` (whose clock runs now; ``None`` unless running),
-    ``turn`` (whose turn it is, also while paused), ``delay_left_ms`` (of that turn),
-    both ``reserves_ms`` as a clock would show them, the ``deadline`` and who
-    ``flagged``. A paused clock reads at the moment it was paused."""
-    at = at or wallclock.now()
-    state = ClockState.from_dict(clock.state)
-    reading_ms = _paused_ms(clock, at) if clock.status == Status.PAUSED else wallclock.to_ms(at)
-    return {
-        "id": clock.pk,
-        "label": clock.label,
-        "players": [
-            {"name": clock.player1_name, "player": clock.player1_id},
-            {"name": clock.player2_name, "player": clock.player2_id},
-        ],
-        "match": clock.match_id,
-        "preset": clock.preset,
-        "match_length": clock.match_length,
-        "settings": clock.clock_settings,
-        "status": clock.status,
-        "version": clock.version,
-        "server_time": at,
-        "running": state.running if clock.status == Status.RUNNING else None,
-        "turn": state.running,
-        **clock_reading(state, reading_ms),
-        "deadline": clock.deadline_at,
-        "created_at": clock.created_at,
-        "updated_at": clock.updated_at,
-    }
-
-
 # ====================================================================== helpers
 def _check_player(player: int) -> None:
     if player not in (0, 1) or isinstance(player, bool):
@@ -461,16 +385,12 @@ def _refused(clock: TableClock, *, started: bool = False, resuming: bool = False
     return Conflict(code, detail, extra={"version": clock.version, "status": clock.status})
 
 
-def _paused_ms(clock: TableClock, at: datetime) -> int:
-    return wallclock.to_ms(clock.paused_at or at)
-
-
 def _resumed(state: ClockState, clock: TableClock, at: datetime) -> ClockState:
     """The paused turn going on at ``at``: its start moved by the pause's length (never
     back: a server clock that went back gives nobody time)."""
     if state.running is None or state.turn_started_ms is None:
         return state
-    pause = max(0, wallclock.to_ms(at) - _paused_ms(clock, at))
+    pause = max(0, wallclock.to_ms(at) - paused_ms(clock, at))
     return ClockState(
         state.settings, state.reserves, state.running, state.turn_started_ms + pause, state.flagged
     )

@@ -13,10 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import ErrorOutput, error_responses
+from games.api.common import ErrorOutput, error_responses, request_player
 from games.models import Notification
 from games.notifications import services as notifications
-from games.play.api import _player_of
 
 
 # ====================================================================== shapes
@@ -119,7 +118,7 @@ class NotificationListApi(APIView):
         responses={200: NotificationPageOutput, **ERRORS},
     )
     def get(self, request: Request) -> Response:
-        me = _player_of(request)
+        me = request_player(request)
         unread_only = request.query_params.get("unread") in ("1", "true", "True")
         paginator = NotificationPagination()
         page = paginator.paginate_queryset(
@@ -152,7 +151,7 @@ class NotificationReadApi(APIView):
     )
     def post(self, request: Request, notification_id: int) -> Response:
         notification = notifications.notification_mark_read(
-            notification_id=notification_id, player=_player_of(request)
+            notification_id=notification_id, player=request_player(request)
         )
         return Response(NotificationOutput(notification).data)
 
@@ -164,7 +163,7 @@ class NotificationReadAllApi(APIView):
 
     @extend_schema(request=None, responses={200: MarkAllReadOutput, **ERRORS})
     def post(self, request: Request) -> Response:
-        me = _player_of(request)
+        me = request_player(request)
         marked = notifications.notification_mark_all_read(player=me)
         return Response({"marked": marked, "unread_count": 0})
 
@@ -191,7 +190,7 @@ class NotificationChannelsApi(APIView):
 
     @extend_schema(responses={200: ChannelsOutput, **ERRORS})
     def get(self, request: Request) -> Response:
-        me = _player_of(request)
+        me = request_player(request)
         return Response(self._body(notifications.player_notification_channels(me)))
 
     @extend_schema(
@@ -207,7 +206,7 @@ class NotificationChannelsApi(APIView):
         },
     )
     def put(self, request: Request) -> Response:
-        me = _player_of(request)
+        me = request_player(request)
         data = ChannelsInput(data=request.data)
         data.is_valid(raise_exception=True)
         channels = notifications.player_set_notification_channels(

@@ -17,20 +17,18 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.errors import ApplicationError
 from games.models import NotificationChannel, Player, Webhook
 from games.notifications import services as notifications
+from games.web import act_and_redirect, show_refusal
 
 PAGE_SIZE = 50
 
 View = Callable[..., HttpResponse]
-
-
-def _player(request: HttpRequest) -> Player | None:
-    return getattr(request.user, "player", None)
 
 
 def _no_player(request: HttpRequest) -> HttpResponse:
@@ -53,7 +51,7 @@ def staff_required(view: View) -> View:
 # ====================================================================== the player
 @login_required
 def notification_list_page(request: HttpRequest) -> HttpResponse:
-    me = _player(request)
+    me = Player.of_user(request.user)
     if me is None:
         return _no_player(request)
     unread_only = request.GET.get("unread") == "1"
@@ -72,7 +70,7 @@ def notification_list_page(request: HttpRequest) -> HttpResponse:
 @require_POST
 def notification_read_page(request: HttpRequest, notification_id: int) -> HttpResponse:
     """Mark one read; with ``open`` in the form, go on to the page it points to."""
-    me = _player(request)
+    me = Player.of_user(request.user)
     if me is None:
         return _no_player(request)
     try:
@@ -80,7 +78,7 @@ def notification_read_page(request: HttpRequest, notification_id: int) -> HttpRe
             notification_id=notification_id, player=me
         )
     except ApplicationError as exc:
-        messages.error(request, str(exc.detail))
+        show_refusal(request, exc)
         return redirect("notifications:list")
     if request.POST.get("open"):
         url = notifications.notification_text(notification).url
@@ -92,7 +90,7 @@ def notification_read_page(request: HttpRequest, notification_id: int) -> HttpRe
 @login_required
 @require_POST
 def notification_read_all_page(request: HttpRequest) -> HttpResponse:
-    me = _player(request)
+    me = Player.of_user(request.user)
     if me is None:
         return _no_player(request)
     notifications.notification_mark_all_read(player=me)
@@ -103,7 +101,7 @@ def notification_read_all_page(request: HttpRequest) -> HttpResponse:
 def notification_settings_page(request: HttpRequest) -> HttpResponse:
     """A grid of checkboxes, kinds by channels; each checkbox is named after its kind
     and carries the channel as its value."""
-    me = _player(request)
+    me = Player.of_user(request.user)
     if me is None:
         return _no_player(request)
     kinds = notifications.notification_kinds()
@@ -112,7 +110,7 @@ def notification_settings_page(request: HttpRequest) -> HttpResponse:
         try:
             notifications.player_set_notification_channels(player=me, channels=chosen)
         except ApplicationError as exc:
-            messages.error(request, str(exc.detail))
+            show_refusal(request, exc)
         else:
             messages.success(request, _("Your notification settings were saved."))
             return redirect("notifications:settings")
@@ -153,10 +151,9 @@ def notification_failures_page(request: HttpRequest) -> HttpResponse:
 @staff_required
 @require_POST
 def delivery_retry_page(request: HttpRequest, delivery_id: int) -> HttpResponse:
-    try:
-        notifications.notification_delivery_retry(delivery_id=delivery_id)
-    except ApplicationError as exc:
-        messages.error(request, str(exc.detail))
-    else:
-        messages.success(request, _("The notification will be sent again."))
-    return redirect("notifications:failures")
+    return act_and_redirect(
+        request,
+        lambda: notifications.notification_delivery_retry(delivery_id=delivery_id),
+        to=reverse("notifications:failures"),
+        success=_("The notification will be sent again."),
+    )

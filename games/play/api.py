@@ -7,11 +7,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, permissions, status
+from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.common import request_player
 from games.errors import PermissionDenied
 from games.models import Game, Match, Player
 from games.play import alarms, selectors, services
@@ -22,55 +23,12 @@ from games.play.serializers import (
     MatchCreateInput,
     MatchDetailOutput,
     MatchOutput,
-    MeOutput,
-    PlayerOutput,
 )
-from games.players import selectors as players_selectors
-
-
-def _player_of(request: Request) -> Player:
-    """The player behind the logged-in user (403 ``no_player`` when there is none)."""
-    player = getattr(request.user, "player", None)
-    if player is None:
-        raise PermissionDenied(
-            "no_player", _("Your account is not linked to a player of the club.")
-        )
-    return player
 
 
 def _viewer_index(request: Request, game: Game) -> int | None:
-    player = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    player = Player.of_user(request.user)
     return None if player is None else game.match.player_index(player.pk)
-
-
-class MeApi(APIView):
-    """Who the token (or session) belongs to: the user and the linked player."""
-
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(responses=MeOutput)
-    def get(self, request: Request) -> Response:
-        player = getattr(request.user, "player", None)
-        return Response(
-            {
-                "username": request.user.get_username(),
-                "player": None if player is None else {"id": player.pk, "name": player.name},
-            }
-        )
-
-
-class PlayerListApi(generics.ListAPIView):
-    serializer_class = PlayerOutput
-
-    def get_queryset(self):  # type: ignore[no-untyped-def]
-        return players_selectors.player_list()
-
-
-class PlayerDetailApi(APIView):
-    @extend_schema(responses=PlayerOutput)
-    def get(self, request: Request, player_id: int) -> Response:
-        player = players_selectors.player_get(player_id=player_id)
-        return Response(PlayerOutput(player).data)
 
 
 class MatchListApi(APIView):
@@ -89,7 +47,7 @@ class MatchListApi(APIView):
         data = MatchCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values: dict[str, Any] = data.validated_data
-        me = _player_of(request)
+        me = request_player(request)
         if not request.user.is_staff and me.pk not in (values["player1"].pk, values["player2"].pk):
             raise PermissionDenied("not_a_player", _("You may only create matches you play in."))
         match = services.match_create(
@@ -121,7 +79,7 @@ class MatchStartApi(APIView):
 
     @extend_schema(request=None, responses={201: GameStateOutput})
     def post(self, request: Request, match_id: int) -> Response:
-        me = _player_of(request)
+        me = request_player(request)
         game = services.match_start(match_id=match_id, by=me)
         game = selectors.game_get(game_id=game.pk)
         view = selectors.game_view(game=game, viewer_index=_viewer_index(request, game))
@@ -136,7 +94,7 @@ class MatchEndSessionApi(APIView):
 
     @extend_schema(request=None, responses=MatchDetailOutput)
     def post(self, request: Request, match_id: int) -> Response:
-        services.match_end_session(match_id=match_id, by=_player_of(request))
+        services.match_end_session(match_id=match_id, by=request_player(request))
         return Response(MatchDetailOutput(selectors.match_get(match_id=match_id)).data)
 
 
@@ -214,7 +172,7 @@ class GameActionsApi(APIView):
             data = ActionInput(data=request.data)
             data.is_valid(raise_exception=True)
             values = data.validated_data
-        me = _player_of(request)
+        me = request_player(request)
         common = {"game_id": game_id, "player": me, "expected_version": values["version"]}
         kind = values["action"]
         if kind == "roll":

@@ -24,7 +24,6 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -36,13 +35,14 @@ from games.engine.game import GameState
 from games.engine.notation import format_play
 from games.engine.position import Position, position_from_id, position_id
 from games.engine.steps import state_play_steps
-from games.errors import ApplicationError, NotFound, PermissionDenied, ValidationFailed
+from games.errors import ApplicationError, NotFound, ValidationFailed
 from games.models import Game, Match, Player
 from games.play import alarms, selectors, services
 from games.play.boardsvg import render_board, view_from_position
 from games.play.interchange import match_export_mat, match_import_mat
 from games.players import selectors as players_selectors
 from games.ratings import selectors as ratings_selectors
+from games.web import act_and_redirect, show_refusal
 
 #: A .mat file of a long match is a few hundred kilobytes at most.
 MAX_MAT_BYTES = 2 * 1024 * 1024
@@ -61,7 +61,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "playing": selectors.match_list(status=Match.Status.PLAYING, limit=50),
             "waiting": selectors.match_list(status=Match.Status.WAITING, limit=50),
             "finished": selectors.match_list(status=Match.Status.FINISHED, limit=50),
-            "me": _player(request),
+            "me": Player.of_user(request.user),
             "opponents": players_selectors.player_list(),
         },
     )
@@ -115,7 +115,7 @@ def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
 def _viewer(request: HttpRequest, match: Match) -> tuple[Player | None, int | None, str]:
     """The viewer, their player index in ``match`` (``None`` for a spectator) and the
     side their home board is drawn on (``?home=`` first, then their preference)."""
-    me = _player(request)
+    me = Player.of_user(request.user)
     my_index = None if me is None else match.player_index(me.pk)
     home = request.GET.get("home") or (me.board_orientation if me else "right")
     return me, my_index, "left" if home == "left" else "right"
@@ -284,12 +284,8 @@ def _bad_request(text: str) -> HttpResponse:
 @login_required
 @require_POST
 def match_create_page(request: HttpRequest) -> HttpResponseRedirect:
-    me = _player(request)
     try:
-        if me is None:
-            raise PermissionDenied(
-                "no_player", _("Your account is not linked to a player of the club.")
-            )
+        me = Player.of_user_or_refuse(request.user)
         opponent = players_selectors.player_get(player_id=int(request.POST.get("opponent", "0")))
         length = int(request.POST.get("length", "5"))
         rules: dict[str, Any] = {}
@@ -316,7 +312,7 @@ def match_create_page(request: HttpRequest) -> HttpResponseRedirect:
         messages.error(request, _("The match length must be a number."))
         return redirect("games:lobby")
     except ApplicationError as exc:
-        messages.error(request, str(exc.detail))
+        show_refusal(request, exc)
         return redirect("games:lobby")
     return redirect("games:match", match_id=match.pk)
 
@@ -325,15 +321,11 @@ def match_create_page(request: HttpRequest) -> HttpResponseRedirect:
 @require_POST
 def game_action_page(request: HttpRequest, game_id: int) -> HttpResponseRedirect:
     """A form post from the match page, carried out by the same services as the API."""
-    me = _player(request)
     game = selectors.game_get(game_id=game_id)
     target = reverse("games:match", kwargs={"match_id": game.match_id})
     post = request.POST
     try:
-        if me is None:
-            raise PermissionDenied(
-                "no_player", _("Your account is not linked to a player of the club.")
-            )
+        me = Player.of_user_or_refuse(request.user)
         common = {"game_id": game_id, "player": me, "expected_version": int(post["version"])}
         kind = post.get("action", "")
         if kind == "roll":
@@ -363,7 +355,7 @@ def game_action_page(request: HttpRequest, game_id: int) -> HttpResponseRedirect
     except (KeyError, ValueError):
         messages.error(request, _("The form was incomplete: reload the page and try again."))
     except ApplicationError as exc:
-        messages.error(request, format_html("{}", exc.detail))
+        show_refusal(request, exc)
     return HttpResponseRedirect(target)
 
 
@@ -371,16 +363,13 @@ def game_action_page(request: HttpRequest, game_id: int) -> HttpResponseRedirect
 @require_POST
 def match_end_session_page(request: HttpRequest, match_id: int) -> HttpResponseRedirect:
     """End a money session between games (the same service as the API)."""
-    me = _player(request)
-    try:
-        if me is None:
-            raise PermissionDenied(
-                "no_player", _("Your account is not linked to a player of the club.")
-            )
-        services.match_end_session(match_id=match_id, by=me)
-    except ApplicationError as exc:
-        messages.error(request, format_html("{}", exc.detail))
-    return redirect("games:match", match_id=match_id)
+    return act_and_redirect(
+        request,
+        lambda: services.match_end_session(
+            match_id=match_id, by=Player.of_user_or_refuse(request.user)
+        ),
+        to=reverse("games:match", kwargs={"match_id": match_id}),
+    )
 
 
 def match_export_page(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -389,7 +378,7 @@ def match_export_page(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         text = match_export_mat(match=match)
     except ApplicationError as exc:
-        messages.error(request, str(exc.detail))
+        show_refusal(request, exc)
         return redirect("games:match", match_id=match_id)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'

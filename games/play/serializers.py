@@ -4,28 +4,10 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from games.api.common import PlayerRef
 from games.engine.actions import ACTION_KINDS
 from games.models import Game, GameAction, Match, Player
 from games.play.services import MAX_MATCH_LENGTH
-
-
-class PlayerOutput(serializers.ModelSerializer):
-    class Meta:
-        model = Player
-        fields = ["id", "name", "country", "club", "rating", "experience", "is_active"]
-        read_only_fields = fields
-
-
-class PlayerRef(serializers.ModelSerializer):
-    class Meta:
-        model = Player
-        fields = ["id", "name"]
-        read_only_fields = fields
-
-
-class MeOutput(serializers.Serializer):
-    username = serializers.CharField()
-    player = PlayerRef(allow_null=True)
 
 
 class GameSummary(serializers.ModelSerializer):

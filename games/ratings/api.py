@@ -9,8 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.common import PlayerOutput
 from games.errors import ValidationFailed
-from games.play.serializers import PlayerOutput
 from games.players import selectors
 from games.ratings import selectors as ratings_selectors
 from games.ratings.forms import LeaderboardFilter

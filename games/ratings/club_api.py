@@ -17,9 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import ErrorOutput, error_responses
+from games.api.common import ErrorOutput, PlayerRef, error_responses
 from games.models import ClubResult, Player, RatedResult
-from games.play.serializers import PlayerRef
 from games.ratings import club_results
 
 

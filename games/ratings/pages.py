@@ -26,6 +26,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -37,6 +38,7 @@ from games.models import ClubResult, Player, RatedResult
 from games.ratings import club_results
 from games.ratings import selectors as ratings_selectors
 from games.ratings.forms import LeaderboardFilter
+from games.web import act_and_redirect, show_refusal
 
 PAGE_SIZE = 50
 TEMPLATE = "games/club_results.html"
@@ -197,19 +199,16 @@ def club_result_void_page(request: HttpRequest, result_id: int) -> HttpResponse:
         try:
             row = club_results.club_result_get(result_id=result_id)
         except ApplicationError as exc:
-            messages.error(request, str(exc.detail))
+            show_refusal(request, exc)
             return redirect("club-results:list")
         audit = club_results.club_result_audits([row]).get(row.source_key)
         return render(request, TEMPLATE, {"confirm": _row(row, audit)})
-    try:
-        club_results.club_result_void(by=request.user, result_id=result_id)
-    except ApplicationError as exc:
-        messages.error(request, str(exc.detail))
-    else:
-        messages.success(
-            request, _("The result was voided and the ratings were recomputed without it.")
-        )
-    return redirect("club-results:list")
+    return act_and_redirect(
+        request,
+        lambda: club_results.club_result_void(by=request.user, result_id=result_id),
+        to=reverse("club-results:list"),
+        success=_("The result was voided and the ratings were recomputed without it."),
+    )
 
 
 # ====================================================================== the leaderboard

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.by import By
 
+from games.clocks import selectors as clock_selectors
 from games.clocks import services as tableclocks
 from games.models import TableClock
 from tests.factories import UserFactory
@@ -89,7 +90,7 @@ def test_tapping_each_half_switches_the_running_clock(browser, live_server, log_
     wait.until(lambda b: "is-running" in _classes(b, 0))
     assert "is-running" not in _classes(browser, 1)
     wait.until(lambda b: _server(clock.pk) == (3, 0))
-    view = tableclocks.table_clock_view(TableClock.objects.get(pk=clock.pk))
+    view = clock_selectors.table_clock_view(TableClock.objects.get(pk=clock.pk))
     assert view["running"] == 0 and view["reserves_ms"][1] == 60_000  # inside the delay
 
     # Another tablet ends Anna's turn behind this page's back; a tap on her half made

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from games.clocks import selectors as clock_selectors
 from games.clocks import services as tableclocks
 from games.clocks.pages import format_clock_ms
 from games.models import TableClock
@@ -106,7 +107,7 @@ def test_setting_up_a_clock_needs_a_login_and_goes_to_the_tablet(client, wall, o
     assert response.status_code == 302
     assert response["Location"] == f"/clocks/{clock.pk}/"
     assert (clock.preset, clock.match_length, clock.created_by) == ("usbgf", 5, owner)
-    assert tableclocks.table_clock_view(clock)["reserves_ms"] == [600_000, 600_000]
+    assert clock_selectors.table_clock_view(clock)["reserves_ms"] == [600_000, 600_000]
     # Custom: the delay and reserve are required.
     response = client.post("/clocks/new/", {**form, "label": "Table 5", "preset": "custom"})
     assert response.status_code == 200
@@ -115,7 +116,7 @@ def test_setting_up_a_clock_needs_a_login_and_goes_to_the_tablet(client, wall, o
     client.post("/clocks/new/", {**custom, "delay_seconds": "8", "reserve_seconds": "120"})
     clock = TableClock.objects.get(label="Table 5")
     assert clock.clock_settings["delay_ms"] == 8_000
-    assert tableclocks.table_clock_view(clock)["reserves_ms"] == [120_000, 120_000]
+    assert clock_selectors.table_clock_view(clock)["reserves_ms"] == [120_000, 120_000]
 
 
 def test_the_tablet_page_shows_the_servers_times_and_taps_without_javascript(client, wall, owner):
@@ -148,7 +149,7 @@ def test_the_tablet_page_shows_the_servers_times_and_taps_without_javascript(cli
     wall.advance(seconds=20)
     client.post(f"/clocks/{clock.pk}/tap/", {"player": "0", "version": "1"})
     clock.refresh_from_db()
-    view = tableclocks.table_clock_view(clock)
+    view = clock_selectors.table_clock_view(clock)
     assert (view["running"], view["reserves_ms"]) == (1, [76_000, 90_000])
     # A stale form: refused, said so, nothing changed.
     response = client.post(

@@ -11,6 +11,7 @@ from celery.contrib.testing.worker import start_worker
 from django.db import connection
 
 from config.celery import app
+from games.clocks import selectors as clock_selectors
 from games.clocks import services as tableclocks
 from games.clocks.tasks import table_clock_alarm
 from games.models import TableClock
@@ -41,7 +42,7 @@ def test_the_eta_timer_flags_a_table_clock_with_no_client_connected():
     assert flagged_at >= 1.2  # not before the deadline
     clock.refresh_from_db()
     assert (clock.flagged_index, clock.version, clock.deadline_at) == (1, armed + 1, None)
-    assert tableclocks.table_clock_view(clock)["reserves_ms"] == [1_000, 0]
+    assert clock_selectors.table_clock_view(clock)["reserves_ms"] == [1_000, 0]
     # Delivered again (Redis re-delivers, or beat's sweeper raced it): no second effect.
     assert table_clock_alarm(clock.pk, armed) == "stale"
     clock.refresh_from_db()

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from games.clocks import selectors as clock_selectors
 from games.clocks import services as tableclocks
 from games.clocks import sweep, tasks
 from games.engine.clock import ClockState
@@ -67,7 +68,7 @@ def test_a_new_clock_is_ready_with_both_reserves_and_no_deadline(wall, owner):
     state = ClockState.from_dict(clock.state)
     assert (state.running, state.reserves) == (None, (90_000, 90_000))
     assert clock.clock_settings["delay_ms"] == 11_000
-    view = tableclocks.table_clock_view(clock)
+    view = clock_selectors.table_clock_view(clock)
     assert view["reserves_ms"] == [90_000, 90_000]
     assert (view["running"], view["delay_left_ms"], view["flagged"]) == (None, None, None)
 
@@ -130,7 +131,7 @@ def test_start_runs_the_first_players_clock_with_a_deadline_and_a_timer(wall):
 def test_a_tap_ends_the_tappers_turn_and_the_delay_runs_before_the_reserve(wall):
     clock = _started(player=0)
     wall.advance(seconds=5)
-    view = tableclocks.table_clock_view(clock)
+    view = clock_selectors.table_clock_view(clock)
     assert (view["running"], view["delay_left_ms"], view["reserves_ms"]) == (0, 6_000, [90_000] * 2)
     wall.advance(seconds=3)  # 8 s: inside the delay, free
     clock = tableclocks.table_clock_tap(clock_id=clock.pk, player=0, expected_version=1)
@@ -138,14 +139,14 @@ def test_a_tap_ends_the_tappers_turn_and_the_delay_runs_before_the_reserve(wall)
     assert (clock.version, state.running, state.reserves) == (2, 1, (90_000, 90_000))
     assert clock.deadline_at == T0 + timedelta(seconds=8 + 101)
     wall.advance(seconds=20)  # 11 s of delay, then 9 s of Bence's reserve
-    view = tableclocks.table_clock_view(clock)
+    view = clock_selectors.table_clock_view(clock)
     assert (view["delay_left_ms"], view["reserves_ms"]) == (0, [90_000, 81_000])
     clock = tableclocks.table_clock_tap(clock_id=clock.pk, player=1, expected_version=2)
     state = _state(clock)
     assert (clock.version, state.running, state.reserves) == (3, 0, (90_000, 81_000))
     # Anna's turn: a fresh delay, her reserve untouched.
     assert clock.deadline_at == T0 + timedelta(seconds=28 + 101)
-    view = tableclocks.table_clock_view(clock)
+    view = clock_selectors.table_clock_view(clock)
     assert (view["running"], view["turn"], view["delay_left_ms"]) == (0, 0, 11_000)
 
 
@@ -213,7 +214,7 @@ def test_a_pause_freezes_the_turn_and_resuming_goes_on_where_it_stopped(wall):
     clock = tableclocks.table_clock_pause(clock_id=clock.pk, expected_version=1)
     assert (clock.status, clock.deadline_at, clock.armed_version) == ("paused", None, None)
     wall.advance(minutes=10)
-    view = tableclocks.table_clock_view(clock)
+    view = clock_selectors.table_clock_view(clock)
     assert (view["running"], view["turn"], view["delay_left_ms"]) == (None, 0, 6_000)
     assert view["reserves_ms"] == [90_000, 90_000]
     with pytest.raises(Conflict) as refused:
@@ -224,7 +225,7 @@ def test_a_pause_freezes_the_turn_and_resuming_goes_on_where_it_stopped(wall):
     assert clock.status == "running"
     assert clock.deadline_at == resumed_at + timedelta(seconds=6 + 90)
     wall.advance(seconds=16)  # 6 s of delay, 10 s of reserve
-    view = tableclocks.table_clock_view(clock)
+    view = clock_selectors.table_clock_view(clock)
     assert (view["delay_left_ms"], view["reserves_ms"]) == (0, [80_000, 90_000])
     with pytest.raises(Conflict) as refused:
         tableclocks.table_clock_resume(clock_id=clock.pk)
@@ -237,7 +238,7 @@ def test_finishing_charges_the_running_player_and_stops_for_good(wall):
     clock = tableclocks.table_clock_finish(clock_id=clock.pk, expected_version=1)
     assert (clock.status, clock.deadline_at, clock.finished_at) == ("finished", None, wall.at)
     assert _state(clock).reserves == (90_000, 80_000)
-    assert tableclocks.table_clock_view(clock)["reserves_ms"] == [90_000, 80_000]
+    assert clock_selectors.table_clock_view(clock)["reserves_ms"] == [90_000, 80_000]
     before = _snapshot(clock)
     with pytest.raises(Conflict) as refused:
         tableclocks.table_clock_finish(clock_id=clock.pk)
@@ -264,7 +265,7 @@ def test_the_alarm_records_the_flag_once(wall):
     assert tableclocks.table_clock_alarm(clock_id=clock.pk) == "stale"
     assert tasks.table_clock_alarm(clock.pk, version) == "stale"
     assert _snapshot(clock) == after
-    view = tableclocks.table_clock_view(clock)
+    view = clock_selectors.table_clock_view(clock)
     assert (view["status"], view["flagged"], view["running"]) == ("flagged", 0, None)
     with pytest.raises(Conflict) as refused:
         tableclocks.table_clock_tap(clock_id=clock.pk, player=1, expected_version=clock.version)
@@ -340,7 +341,7 @@ def test_reads_record_a_flag_that_is_due(wall):
     clock = _started(player=1)
     assert tableclocks.table_clocks_flag_due(table_clocks=[clock]) is False
     wall.advance(seconds=150)
-    view = tableclocks.table_clock_view(clock)
+    view = clock_selectors.table_clock_view(clock)
     assert (view["flagged"], view["reserves_ms"]) == (1, [90_000, 0])  # computed, not stored
     assert tableclocks.table_clocks_flag_due(table_clocks=[clock]) is True
     clock.refresh_from_db()
@@ -351,7 +352,7 @@ def test_the_list_orders_labels_as_people_read_them(wall):
     for label in ("Table 10", "Table 2", "Table 1", "Bar"):
         _clock(label=label)
     tableclocks.table_clock_finish(clock_id=TableClock.objects.get(label="Bar").pk)
-    labels = [c.label for c in tableclocks.table_clock_list()]
+    labels = [c.label for c in clock_selectors.table_clock_list()]
     assert labels == ["Table 1", "Table 2", "Table 10"]
-    assert [c.label for c in tableclocks.table_clock_list(status="finished")] == ["Bar"]
-    assert len(tableclocks.table_clock_list(status=None)) == 4
+    assert [c.label for c in clock_selectors.table_clock_list(status="finished")] == ["Bar"]
+    assert len(clock_selectors.table_clock_list(status=None)) == 4
