@@ -18,7 +18,7 @@ from django.db.models import Count, Q, Sum
 
 from chouette import rules
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
-from chouette.services import profile_of, stake_of
+from chouette.stored import profile_of, stake_of
 from games.models import Player
 
 #: Games listed on the scoreboard by default (newest first).

@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 from chouette import rules
 from chouette.messages import CONFLICT_CODES, rule_message
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
+from chouette.stored import profile_of, stake_of, stored_event
 from games import wallclock
 from games.errors import ApplicationError, Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Player
@@ -124,27 +125,6 @@ def _lock_for_write(session_id: int, by: Any, expected_version: int | None) -> C
     _check_open(session)
     _check_version(session, expected_version)
     return session
-
-
-def profile_of(session: ChouetteSession) -> rules.Profile:
-    return rules.Profile.from_dict(session.profile)
-
-
-def seating_of(session: ChouetteSession) -> rules.Seating:
-    return rules.Seating.from_dict(session.seating)
-
-
-def stake_of(session: ChouetteSession) -> rules.Stake | None:
-    if session.stake_per_point is None:
-        return None
-    return rules.Stake(session.stake_per_point, session.currency or "")
-
-
-def stored_event(row: ChouetteEvent) -> rules.Event:
-    """The pure event a log row holds."""
-    if row.kind == ChouetteEvent.Kind.GAME:
-        return rules.GameEntry.from_dict(row.data)
-    return rules.SeatChange.from_dict(row.data)
 
 
 def ledger_of(session: ChouetteSession) -> rules.Ledger:

@@ -19,7 +19,7 @@ urlpatterns = [
     path("players/<int:player_id>/", players.PlayerDetailApi.as_view(), name="player-detail"),
     path(
         "players/<int:player_id>/results/",
-        ratings.PlayerResultsApi.as_view(),
+        players.PlayerResultsApi.as_view(),
         name="player-results",
     ),
     path("ratings/", ratings.LeaderboardApi.as_view(), name="leaderboard"),

@@ -1,5 +1,5 @@
-"""SVG markup helpers shared by the pure drawings (``games.ratingchart``,
-``tournaments.bracketview``): coordinates with at most one decimal, attributes quoted
+"""SVG markup helpers shared by the pure drawings (``games.ratings.chart``,
+``games.play.boardsvg``, ``tournaments.bracketview``): coordinates with at most one decimal, attributes quoted
 and escaped, text escaped. Pure: standard library only."""
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from chouette import rules, selectors, services
 from chouette.models import ChouetteEvent, ChouetteSession
+from chouette.stored import profile_of
 from games.api.common import ErrorOutput, error_responses
 
 from .serializers import (
@@ -270,9 +271,7 @@ class GamePreviewApi(APIView):
                 {
                     "points": _points(preview.points),
                     "totals_after": _points(preview.totals_after),
-                    "seating_after": seating_data(
-                        preview.seating_after, services.profile_of(session)
-                    ),
+                    "seating_after": seating_data(preview.seating_after, profile_of(session)),
                 }
             ).data
         )

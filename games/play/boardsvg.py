@@ -49,7 +49,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Literal
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
+
+from games.svgmarkup import attrs as _attrs
 
 if TYPE_CHECKING:
     from games.engine.position import Position
@@ -285,17 +287,6 @@ def view_from_position(
 
 
 # ------------------------------------------------------------------------ rendering
-
-
-def _attrs(**attrs: str | float | None) -> str:
-    """XML attributes, in the given order; ``None`` values are skipped, ``_`` becomes ``-``."""
-    parts = []
-    for key, value in attrs.items():
-        if value is None:
-            continue
-        name = key.rstrip("_").replace("_", "-")
-        parts.append(f" {name}={quoteattr(str(value))}")
-    return "".join(parts)
 
 
 class _Canvas:
