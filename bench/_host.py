@@ -10,6 +10,8 @@ import os
 import socket
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +55,11 @@ def database_drop(admin_dsn: str, name: str) -> None:
 
 
 # ====================================================================== CPU accounting
-def proc_table() -> list[tuple[int, str, int, int, int]]:
+#: One process of :func:`proc_table`: (pid, comm, ppid, own ticks, reaped children's ticks).
+ProcRow = tuple[int, str, int, int, int]
+
+
+def proc_table() -> list[ProcRow]:
     """(pid, comm, ppid, utime + stime, cutime + cstime) of every process, in ticks (the
     last: its children that exited and were waited for)."""
     rows = []
@@ -96,3 +102,49 @@ def machine_busy(seconds: float = 1.0) -> float:
     time.sleep(seconds)
     busy1, _, total1 = machine_ticks()
     return (os.cpu_count() or 1) * (busy1 - busy0) / max(1, total1 - total0)
+
+
+def database_backends(table: list[ProcRow], name: str) -> dict[int, int]:
+    """Ticks of the live PostgreSQL backends connected to database ``name``."""
+    return {
+        pid: ticks
+        for pid, comm, _, ticks, _ in table
+        if comm.startswith("postgres") and serves_database(pid, name)
+    }
+
+
+#: How a benchmark picks its groups of processes from :func:`proc_table`.
+Groups = Callable[[list[ProcRow]], dict[str, dict[int, int]]]
+
+
+@dataclass
+class CpuSample:
+    """CPU ticks at one moment: of named groups of processes (``{name: {pid: ticks}}``,
+    chosen by the benchmark from :func:`proc_table`) and of the whole machine."""
+
+    groups: dict[str, dict[int, int]]
+    busy: int
+    steal: int
+    total: int
+
+    @classmethod
+    def take(cls, groups: Groups) -> CpuSample:
+        busy, steal, total = machine_ticks()
+        return cls(groups(proc_table()), busy, steal, total)
+
+    def cores_since(self, before: CpuSample, seconds: float) -> dict[str, float]:
+        """Cores each group used since ``before``, and the whole machine's busy and stolen
+        cores (``machine``, ``steal``)."""
+
+        def delta(now: dict[int, int], then: dict[int, int]) -> float:
+            ticks = sum(t - then.get(pid, 0) for pid, t in now.items())
+            return ticks / CLK_TCK / seconds
+
+        cpus = os.cpu_count() or 1
+        total = self.total - before.total
+        cores = {
+            name: delta(pids, before.groups.get(name, {})) for name, pids in self.groups.items()
+        }
+        cores["machine"] = cpus * (self.busy - before.busy) / total if total else 0.0
+        cores["steal"] = cpus * (self.steal - before.steal) / total if total else 0.0
+        return cores

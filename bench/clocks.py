@@ -28,7 +28,7 @@ from scratch:
    mails. ``--no-email``: players without addresses.
 3. **Seeding** (a child process with the worker's settings). One seed-002 match (to 7
    points, claim required: the issue's club clock, 11 s delay + 1:30 reserve) is created
-   and started through ``games.services`` (with its ETA timer switched off in that
+   and started through ``games.play.services`` (with its ETA timer switched off in that
    process only); its game is the template of N - 1 copies made with ``bulk_create``
    (users, players, matches, games and their opening-roll log rows), each in its own
    match between its own two players. The services would take minutes for 10,000
@@ -40,7 +40,7 @@ from scratch:
    is the running player's turn that started ``delay + reserve`` before that deadline,
    with a reserve of half ``NOTIFICATION_TIME_LOW_MS`` (under the "time running low"
    threshold, so the deadline is the game's only alarm), and
-   ``games.clocks.clock_columns`` computes the stored columns from it (``clock``,
+   ``games.play.clock.clock_columns`` computes the stored columns from it (``clock``,
    ``deadline_at``, ``alarm_at`` = the deadline, ``armed_version`` = the version); one
    ``UPDATE`` writes them all. Then, as ``clocks.arm_on_commit`` does after an action,
    one ``games.game_clock_alarm`` task per game is sent with its ETA at the deadline,
@@ -563,7 +563,7 @@ class CeleryProcess:
 
 
 # ====================================================================== CPU accounting
-def _tree(table: list[tuple[int, str, int, int, int]], root: int | None) -> dict[int, int]:
+def _tree(table: list[_host.ProcRow], root: int | None) -> dict[int, int]:
     """Ticks of ``root`` and all its descendants."""
     if root is None:
         return {}
@@ -578,51 +578,29 @@ def _tree(table: list[tuple[int, str, int, int, int]], root: int | None) -> dict
     return {pid: ticks for pid, _, _, ticks, _ in table if pid in members}
 
 
-@dataclass
-class CpuSample:
-    groups: dict[str, dict[int, int]]
-    busy: int
-    steal: int
-    total: int
+def cpu_groups(
+    roots: dict[str, int | None],
+) -> _host.Groups:
+    """The process groups whose CPU the run reports: each root's tree, this process, the
+    worker's main process, the database and Redis."""
 
-    @classmethod
-    def take(cls, roots: dict[str, int | None]) -> CpuSample:
-        table = _host.proc_table()
-        groups = {name: _tree(table, pid) for name, pid in roots.items()}
-        groups["bench"] = {pid: t for pid, _, _, t, _ in table if pid == os.getpid()}
+    def groups(table: list[_host.ProcRow]) -> dict[str, dict[int, int]]:
+        found = {name: _tree(table, pid) for name, pid in roots.items()}
+        found["bench"] = {pid: t for pid, _, _, t, _ in table if pid == os.getpid()}
         main = roots.get("worker")
-        groups["worker main"] = {pid: t for pid, _, _, t, _ in table if pid == main}
+        found["worker main"] = {pid: t for pid, _, _, t, _ in table if pid == main}
         # The live backends of bench_clocks, plus every backend that exited meanwhile
         # (the postmaster's children's time, any database: Celery's worker opens and
         # closes a connection per task, so most of its backends live a few ms).
         comms = {pid: comm for pid, comm, _, _, _ in table}
-        groups["postgres"] = {
-            pid: ticks
-            for pid, comm, _, ticks, _ in table
-            if comm.startswith("postgres") and _host.serves_database(pid, DB_NAME)
-        }
+        found["postgres"] = _host.database_backends(table, DB_NAME)
         for pid, comm, ppid, _, children in table:
             if comm.startswith("postgres") and not comms.get(ppid, "").startswith("postgres"):
-                groups["postgres"][-pid] = children  # the postmaster's reaped backends
-        groups["redis"] = {
-            pid: t for pid, comm, _, t, _ in table if comm.startswith("redis-server")
-        }
-        busy, steal, total = _host.machine_ticks()
-        return cls(groups, busy, steal, total)
+                found["postgres"][-pid] = children  # the postmaster's reaped backends
+        found["redis"] = {pid: t for pid, comm, _, t, _ in table if comm.startswith("redis-server")}
+        return found
 
-    def cores_since(self, before: CpuSample, seconds: float) -> dict[str, float]:
-        def delta(now: dict[int, int], then: dict[int, int]) -> float:
-            ticks = sum(t - then.get(pid, 0) for pid, t in now.items())
-            return ticks / _host.CLK_TCK / seconds
-
-        cpus = os.cpu_count() or 1
-        total = self.total - before.total
-        cores = {
-            name: delta(pids, before.groups.get(name, {})) for name, pids in self.groups.items()
-        }
-        cores["machine"] = cpus * (self.busy - before.busy) / total if total else 0.0
-        cores["steal"] = cpus * (self.steal - before.steal) / total if total else 0.0
-        return cores
+    return groups
 
 
 def rss_mb(pid: int | None) -> float:
@@ -850,7 +828,7 @@ def run_size(
             "beat": beat.pid,
             "sink": sink.process.pid if sink and sink.process else None,
         }
-        before = CpuSample.take(roots)
+        before = _host.CpuSample.take(cpu_groups(roots))
         began = time.monotonic()
         end = last + args.grace
         # Past the grace, wait on while flags are missing (a backlog drains), up to the
@@ -873,7 +851,7 @@ def run_size(
             time.sleep(0.25)
         window = time.monotonic() - began
         waited = time.time() - last
-        cores = CpuSample.take(roots).cores_since(before, window)
+        cores = _host.CpuSample.take(cpu_groups(roots)).cores_since(before, window)
     finally:
         beat.stop()
         worker.stop()

@@ -9,7 +9,7 @@ starts on a free port).
    ``postgres``), migrates it with the production settings and seeds it: two users with
    a player and a DRF token per match, and ``--matches-per-client`` started money
    sessions (length 0, so they never end) for each client of each concurrency level,
-   through ``games.services.match_create``/``match_start`` (the opening state of each
+   through ``games.play.services.match_create``/``match_start`` (the opening state of each
    is handed to the clients, which so start without a GET).
 2. Starts ``gunicorn config.wsgi`` (sync workers, 2 x cores + 1, access log off,
    ``config.settings.production``), waits for ``/healthz`` and always stops it at the end
@@ -243,41 +243,19 @@ class Server:
 
 
 # ====================================================================== CPU accounting
-@dataclass
-class CpuSample:
-    gunicorn: dict[int, int]
-    postgres: dict[int, int]
-    busy: int
-    steal: int
-    total: int
+def cpu_groups(master: int) -> _host.Groups:
+    """The process groups whose CPU the run reports: gunicorn (master and workers) and
+    the database's backends."""
 
-    @classmethod
-    def take(cls, master: int) -> CpuSample:
-        table = _host.proc_table()
-        gunicorn = {
-            pid: ticks for pid, _, ppid, ticks, _ in table if pid == master or ppid == master
-        }
-        postgres = {
-            pid: ticks
-            for pid, comm, _, ticks, _ in table
-            if comm.startswith("postgres") and _host.serves_database(pid, DB_NAME)
-        }
-        busy, steal, total = _host.machine_ticks()
-        return cls(gunicorn, postgres, busy, steal, total)
-
-    def cores_since(self, before: CpuSample, seconds: float) -> dict[str, float]:
-        def delta(now: dict[int, int], then: dict[int, int]) -> float:
-            ticks = sum(t - then.get(pid, 0) for pid, t in now.items())
-            return ticks / _host.CLK_TCK / seconds
-
-        cpus = os.cpu_count() or 1
-        total = self.total - before.total
+    def groups(table: list[_host.ProcRow]) -> dict[str, dict[int, int]]:
         return {
-            "gunicorn": delta(self.gunicorn, before.gunicorn),
-            "postgres": delta(self.postgres, before.postgres),
-            "machine": cpus * (self.busy - before.busy) / total if total else 0.0,
-            "steal": cpus * (self.steal - before.steal) / total if total else 0.0,
+            "gunicorn": {
+                pid: ticks for pid, _, ppid, ticks, _ in table if pid == master or ppid == master
+            },
+            "postgres": _host.database_backends(table, DB_NAME),
         }
+
+    return groups
 
 
 # ====================================================================== HTTP client
@@ -604,9 +582,9 @@ def measure(
             sender.close()
             workers.append((process, receiver))
         time.sleep(max(0.0, warm - time.monotonic()))
-        before = CpuSample.take(master)
+        before = _host.CpuSample.take(cpu_groups(master))
         time.sleep(max(0.0, end - time.monotonic()))
-        cores = CpuSample.take(master).cores_since(before, duration)
+        cores = _host.CpuSample.take(cpu_groups(master)).cores_since(before, duration)
         results: list[Stats] = []
         for process, receiver in workers:
             if not receiver.poll(REQUEST_TIMEOUT + 5):

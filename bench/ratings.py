@@ -12,16 +12,16 @@ It is not a test. It talks to nothing but PostgreSQL on 127.0.0.1:5432.
 2. **pure**: :func:`games.engine.rating.replay_cents` (what a replay computes) over the
    results in memory, best of 3: the formula alone; and the same with Decimal ratings
    (:func:`games.engine.rating.replay_numbers`).
-3. **full replay, all rows written**: :func:`games.ratings.ratings_replay`, as
+3. **full replay, all rows written**: :func:`games.ratings.services.ratings_replay`, as
    ``manage.py ratings_recompute`` runs it: one ordered read of the ledger, the pure
    replay, the rows written back through a binary COPY into a temporary table and one
    ``UPDATE ... FROM``, the players the same way; one transaction, committed.
 4. **full replay, nothing to write**: the same again on the consistent ledger (the rows
    are compared, none written): the cost of checking.
 5. **first result changed**: the winner of the first result changed and a replay from
-   its key, as :func:`games.ratings.rating_correct` runs it: most rows rewritten, now
+   its key, as :func:`games.ratings.services.rating_correct` runs it: most rows rewritten, now
    rows that already had their numbers.
-6. **incremental**: ``--records`` results more through :func:`games.ratings.rating_record`
+6. **incremental**: ``--records`` results more through :func:`games.ratings.services.rating_record`
    (each its own transaction, as a finished match does), in milliseconds per result.
 7. **pages**: one more player with ``--heavy`` results (2,000), then the median of 10
    renders through Django's test client, with their query counts: that player's page

@@ -151,8 +151,8 @@ class NotificationDeliveryAdmin(admin.ModelAdmin):
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """For what changes only through its services (the rating ledger: ``games.ratings``
-    and ``games.club_results`` replay what follows a change; chouette's ledger): the
+    """For what changes only through its services (the rating ledger: ``games.ratings.services``
+    and ``games.ratings.club_results`` replay what follows a change; chouette's ledger): the
     admin shows it."""
 
     def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]

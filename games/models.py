@@ -37,7 +37,7 @@ class Player(models.Model):
         related_name="player",
     )
     #: The FIBS rating and experience after the player's last rated result: a cache of
-    #: the ledger (:class:`RatedResult`), written only by :mod:`games.ratings`.
+    #: the ledger (:class:`RatedResult`), written only by :mod:`games.ratings.services`.
     rating = models.DecimalField(
         _("rating"), max_digits=7, decimal_places=2, default=INITIAL_RATING
     )
@@ -54,7 +54,7 @@ class Player(models.Model):
         default=BoardOrientation.RIGHT,
     )
     #: ``{kind: [channel, ...]}`` as the player chose; a kind not listed uses the
-    #: registry's default (``games.notifications``). Written only through
+    #: registry's default (``games.notifications.services``). Written only through
     #: ``player_set_notification_channels``, which validates it.
     notification_channels = models.JSONField(_("notification channels"), default=dict, blank=True)
     is_active = models.BooleanField(_("active"), default=True)
@@ -155,7 +155,7 @@ class Match(models.Model):
     #: What the match is played for, as an opaque key of the app that owns it (e.g.
     #: ``"tmatch:12"``, a tournament match); empty for a casual match. A casual match is
     #: rated as an online result when it finishes; any other is rated (or not) by its
-    #: owner, through :mod:`games.ratings`, under its own key.
+    #: owner, through :mod:`games.ratings.services`, under its own key.
     played_for = models.CharField(_("played for"), max_length=40, blank=True, default="")
 
     class Meta:
@@ -302,7 +302,7 @@ class Notification(models.Model):
     """Something a player is told, once: the key (recipient, kind, subject) is unique, so
     a service or task that runs twice creates (and sends) nothing the second time.
 
-    ``kind`` names an entry of the open registry in ``games.notifications``; ``subject``
+    ``kind`` names an entry of the open registry in ``games.notifications.services``; ``subject``
     is a short string the caller chooses to say which event this is (``game:42:v17``,
     ``match:7``). ``title`` and ``body`` are rendered from ``context`` in the club's
     language when the row is made (they are what email and webhooks send); the pages
@@ -445,7 +445,7 @@ class NotificationDelivery(models.Model):
 # ====================================================================== table clocks
 class TableClock(models.Model):
     """An over-the-board clock (R12): a tablet or phone between two players at a table,
-    synced to the server (``games.tableclocks``).
+    synced to the server (``games.clocks.services``).
 
     ``state`` is the pure clock's :class:`games.engine.clock.ClockState` (``to_dict``,
     its settings included); ``clock_settings`` repeats the settings for listing.
@@ -565,7 +565,7 @@ class RatedResult(models.Model):
     order of recording. Each rated row keeps the calculation (P_upset, each K, each
     change) and both players' ratings and experiences before and after, so every step of
     a player's history can be checked by hand; ``Player.rating`` and ``experience`` are
-    the values after the player's last rated row (see :mod:`games.ratings`).
+    the values after the player's last rated row (see :mod:`games.ratings.services`).
     """
 
     class Source(models.TextChoices):
@@ -688,7 +688,7 @@ class ClubResult(models.Model):
 
     The result itself is the ledger's row (:class:`RatedResult`, source ``club``, the same
     ``source_key``) while it stands: its numbers and order live there only. This row is
-    the audit beside it, written by :mod:`games.club_results`. It is linked by the key,
+    the audit beside it, written by :mod:`games.ratings.club_results`. It is linked by the key,
     not by a foreign key, because a void deletes the ledger row (``rating_void``) and the
     audit must outlive it; so it also keeps the result as last typed in (players, length,
     winner, date), and a voided result still shows what was voided, by whom and when.

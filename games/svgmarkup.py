@@ -1,6 +1,6 @@
 """SVG markup helpers shared by the pure drawings (``games.ratings.chart``,
-``games.play.boardsvg``, ``tournaments.bracketview``): coordinates with at most one decimal, attributes quoted
-and escaped, text escaped. Pure: standard library only."""
+``games.play.boardsvg``, ``tournaments.bracketview``): coordinates with at most one
+decimal, attributes quoted and escaped, text escaped. Pure: standard library only."""
 
 from __future__ import annotations
 

@@ -155,13 +155,14 @@ CELERY_TASK_ROUTES = {
 }
 # The beat schedule hook: apps add periodic tasks (the clock sweeper, ...) here by name.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # Backstop for a lost send task: re-enqueue deliveries left pending (games.tasks).
+    # Backstop for a lost send task: re-enqueue deliveries left pending (games.notifications.tasks).
     "notifications-requeue-stale": {"task": "games.notification_sweep", "schedule": 300.0},
 }
 
 # ---------------------------------------------------------------------------- clocks (R12)
-# games.clocks: each clocked game's next alarm gets a Celery ETA task when it is near; beat
-# sweeps overdue alarms every 2 s as the backstop for a lost or late task.
+# games.play.clock / games.play.alarms: each clocked game's next alarm gets a Celery ETA
+# task when it is near; beat sweeps overdue alarms every 2 s (games.clocks.sweep) as the
+# backstop for a lost or late task.
 # Celery's Django fix-up closes the worker's database connection around every task unless
 # told to reuse it (CONN_MAX_AGE does not apply there): a new PostgreSQL backend per clock
 # flag tripled its cost (bench/clocks.py: 55 -> 132 flags/s at 10,000 clocks).

@@ -2,7 +2,7 @@
 the server sees it now, and operate it (start, tap, pause, resume, finish).
 
 Reading is public. Logged-in users create clocks; the creator and the directors (staff)
-operate them. Every write goes through :mod:`games.tableclocks`; errors leave as
+operate them. Every write goes through :mod:`games.clocks.services`; errors leave as
 ``{"code", "detail"}`` (``config.api``), and a 409 also carries the clock as it is now
 (``clock``), so a tablet re-syncs from the refusal itself."""
 

@@ -1,8 +1,8 @@
-"""Game clocks: a delay on every turn, then a reserve (RULES.md R12).
+"""Game clocks: a delay on every turn, then a reserve (docs/rules.md R12).
 
 A clock is an immutable value. Nothing here reads the time: every method that depends
 on it takes ``now_ms``, integer milliseconds on the caller's clock (the app's one
-injectable ``now``, see ARCHITECTURE.md "Time and randomness"). All durations are integer
+injectable ``now``, see docs/architecture.md "Time and randomness"). All durations are integer
 milliseconds as well, so nothing is ever rounded. Players are ``0`` and ``1``.
 
 Terms:
@@ -70,7 +70,7 @@ published formulas have exactly 2 to 1), so at any score of a live match the res
 at least ``reserve_ms + 2 x deduct``: never negative, and positive whenever the clock
 has a reserve at all.
 
-Decisions where RULES.md is silent:
+Decisions where docs/rules.md is silent:
 
 * **A flag does not stop the clock.** :meth:`ClockState.switch` still passes the turn:
   the opponent's clock must run while they decide to claim. Only the first flag is

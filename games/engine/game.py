@@ -1,4 +1,4 @@
-"""One game of backgammon as an immutable state machine (RULES.md R3, R6, R8-R12).
+"""One game of backgammon as an immutable state machine (docs/rules.md R3, R6, R8-R12).
 
 A :class:`GameState` never changes; every action is a method that validates it and
 returns a new state, or raises :class:`~games.engine.errors.EngineError` with a stable
@@ -31,7 +31,7 @@ Error codes: ``game_over``, ``not_your_turn``, ``invalid_player``, ``invalid_dic
 ``resignation_pending``, ``no_resignation_pending``, ``invalid_resignation``,
 ``match_over``, ``money_option_in_match``, ``invalid_options``, ``invalid_game_state``.
 
-Decisions where RULES.md is silent:
+Decisions where docs/rules.md is silent:
 
 * **Jacoby (R8)** "while the cube was never turned" is read as "while no double was
   accepted": a take or a beaver turns the cube, an automatic double (which nobody

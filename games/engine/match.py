@@ -1,4 +1,4 @@
-"""Match score, the Crawford rule and the end of a match (RULES.md R10, R11).
+"""Match score, the Crawford rule and the end of a match (docs/rules.md R10, R11).
 
 A match is played to ``length`` points; ``length == 0`` is money play (a session of
 games that never ends by score). :class:`MatchState` is immutable: recording a game
@@ -16,7 +16,7 @@ R11, as implemented:
 * At **double match point** (both players ``length - 1``, including a 1-point match from
   its start) there is no Crawford game; the cube has no use but stays legal.
 
-Decisions where RULES.md is silent:
+Decisions where docs/rules.md is silent:
 
 * Scores are kept raw: a gammon at 1-away takes the winner past ``length``; the match is
   over once a player has ``length`` or more (R10).

@@ -1,6 +1,6 @@
 """Legal plays: every legal way to play a roll, one per distinct resulting position.
 
-The rules (RULES.md):
+The rules (docs/rules.md):
 
 * R4 a die moves one checker forward by its number; landing on a point with two or more
   opposing checkers is forbidden, also as an intermediate stop of a checker using both

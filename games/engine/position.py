@@ -1,6 +1,6 @@
 """Positions: the checkers on the board, from the point of view of the player on roll.
 
-Terms (RULES.md R1):
+Terms (docs/rules.md R1):
 
 * **mover** is the player on roll; **opponent** the other one. Each side is a tuple of 25
   counts in GNU Backgammon's convention: index ``i`` (0..23) is that side's own point

@@ -113,7 +113,7 @@ def _check(length: int, experiences: tuple[int, int]) -> None:
         raise ValueError("experience is never negative")
 
 
-#: One result's numbers as a tuple, in this order (``games.ratings`` stores them so):
+#: One result's numbers as a tuple, in this order (``games.ratings.services`` stores them so):
 #: p_upset, k1, k2, change1, change2, rating1 before, after, rating2 before, after,
 #: experience1 before, after, experience2 before, after.
 Numbers = tuple[
@@ -289,7 +289,7 @@ def replay_cents(
     results: list[tuple[int, int, int, int]],
     state: dict[int, tuple[int, int]],
 ) -> list[CentNumbers]:
-    """:func:`replay_numbers` in whole cents (what ``games.ratings`` replays with): the
+    """:func:`replay_numbers` in whole cents (what ``games.ratings.services`` replays with): the
     same numbers without a :class:`~decimal.Decimal` in the loop, about twice as fast.
     ``state`` holds each player's rating in cents and experience (a player not in it
     starts at :data:`INITIAL_CENTS` and 0) and is moved on in place.

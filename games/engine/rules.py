@@ -1,10 +1,10 @@
-"""Rule options: every choice ``RULES.md`` leaves to the players, with its default.
+"""Rule options: every choice ``docs/rules.md`` leaves to the players, with its default.
 
 A :class:`RuleOptions` value is attached to a game (and to a match) and is never changed
 during it. It is validated when constructed: an impossible combination raises
 ``EngineError("invalid_options", ...)``.
 
-Decisions where RULES.md is silent (documented here because the app relies on them):
+Decisions where docs/rules.md is silent (documented here because the app relies on them):
 
 * **Money options in match play (R10).** ``jacoby``, ``automatic_doubles`` and
   ``beavers`` do not apply in match play. The engine *rejects* them rather than silently
@@ -57,7 +57,7 @@ def _is_power_of_two(n: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class RuleOptions:
-    """The rule options of one game or match (RULES.md R2-R12).
+    """The rule options of one game or match (docs/rules.md R2-R12).
 
     Attributes:
         variant: starting layout (R2): ``standard``, ``nackgammon``, ``acey-deucey`` or

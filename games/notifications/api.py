@@ -1,5 +1,5 @@
 """The notifications API: the requester's list with its unread count, mark read, and
-their channel choices per kind. Every write goes through ``games.notifications``; errors
+their channel choices per kind. Every write goes through ``games.notifications.services``; errors
 leave as ``{"code", "detail"}`` (``config.api``)."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 channels per kind; for the director, the deliveries that failed, with a retry button.
 
 Plain forms, no JavaScript; every write goes through the services in
-:mod:`games.notifications`, as the API's do.
+:mod:`games.notifications.services`, as the API's do.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Each sender either returns (sent), or raises :class:`TransientDeliveryError` (try again
 later: a 5xx answer, a timeout, a refused connection, an SMTP hiccup) or
 :class:`PermanentDeliveryError` (trying again cannot help: a 4xx answer, no address).
-The caller (``games.notifications.notification_delivery_send``) records either on the
+The caller (``games.notifications.services.notification_delivery_send``) records either on the
 delivery row; the task retries only the transient kind.
 
 Webhooks use the standard library's ``urllib.request`` with a short timeout: one small
@@ -26,7 +26,7 @@ from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 
 #: Attempts per delivery before a transient failure counts as permanent (the first send
-#: and five retries, with exponential back-off between them: see ``games.tasks``).
+#: and five retries, with exponential back-off between them: see ``games.notifications.tasks``).
 MAX_DELIVERY_ATTEMPTS = 6
 #: Answers worth trying again: the receiver is overloaded or asked us to wait.
 RETRYABLE_STATUSES = frozenset({408, 425, 429})

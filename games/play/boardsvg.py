@@ -6,7 +6,7 @@ and embed the string returned by :func:`render_board` in the page. It works with
 JavaScript; every drawn thing carries CSS classes and ``data-`` attributes so that page CSS
 can restyle it and later JavaScript can address it.
 
-Orientation (RULES.md R1): the board is seen by the player drawn at the **bottom** (the
+Orientation (docs/rules.md R1): the board is seen by the player drawn at the **bottom** (the
 viewer). Point numbers are the viewer's own: 1-6 are the viewer's home board, bottom right
 by default; ``home="left"`` mirrors the whole board so that the home board is bottom left
 (seed 002's preference). The top player's point ``q`` is the viewer's point ``25 - q``.

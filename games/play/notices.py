@@ -1,5 +1,5 @@
 """When match play tells players something (issue 5): the game services and the clock
-call these after their writes; :func:`games.notifications.notify` does the rest (one row
+call these after their writes; :func:`games.notifications.services.notify` does the rest (one row
 per recipient, kind and subject, so a repeated call sends nothing twice).
 
 A move costs nothing here unless the next player chose to hear of their turn: their

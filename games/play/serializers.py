@@ -125,7 +125,7 @@ class ClockOutput(serializers.Serializer):
 
 
 class GameStateOutput(serializers.Serializer):
-    """The documented shape of :func:`games.selectors.game_view` (players are 0 and 1:
+    """The documented shape of :func:`games.play.selectors.game_view` (players are 0 and 1:
     the match's player 1 and player 2)."""
 
     game = serializers.IntegerField()

@@ -1,6 +1,6 @@
 """A player's rating history drawn as server-side SVG (issue 8, the player page).
 
-Pure Python, standard library only (like :mod:`games.boardsvg` and
+Pure Python, standard library only (like :mod:`games.play.boardsvg` and
 :mod:`tournaments.bracketview`): no Django, no gettext. A view reads the player's rated
 results in ledger order, turns them into :class:`ChartPoint` values (the rating *after*
 each result), passes translated :class:`ChartLabels` and embeds the string returned by

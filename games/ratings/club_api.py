@@ -3,7 +3,7 @@ tournament, typed in so they count for the rating -- list, type in, correct, voi
 
 For the club's directors only (staff, or the permission ``games.add_ratedresult``):
 anonymous requests get 401, other users 403 ``cannot_enter_club_results``. Every write
-goes through :mod:`games.club_results`; errors leave as ``{"code", "detail"}``
+goes through :mod:`games.ratings.club_results`; errors leave as ``{"code", "detail"}``
 (``config.api``) and change nothing. A result is named by its ledger row's id."""
 
 from __future__ import annotations

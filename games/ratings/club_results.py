@@ -7,7 +7,7 @@ Terms and decisions:
   (:class:`~games.models.RatedResult`, key ``club:<uuid4 hex>``, ``at`` = when it was
   played) and, beside it, its audit (:class:`~games.models.ClubResult`: who typed it in
   and when, who last corrected or voided it). The ledger does the rating
-  (:func:`games.ratings.rating_record`, ``rating_correct``, ``rating_void``): a result
+  (:func:`games.ratings.services.rating_record`, ``rating_correct``, ``rating_void``): a result
   dated before later results of its players is replayed into place there. Whether club
   results are rated is ``settings.RATING_SOURCES["club"]``; when not, they are kept
   without numbers.
@@ -32,7 +32,7 @@ Terms and decisions:
   exactly what the result will be rated from, even when later results exist -- and
   writes nothing.
 
-Time: :func:`games.clocks.now` is the one reading of the wall clock (tests replace it).
+Time: :func:`games.wallclock.now` is the one reading of the wall clock (tests replace it).
 """
 
 from __future__ import annotations

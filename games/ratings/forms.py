@@ -14,7 +14,7 @@ from games.ratings import selectors
 
 class LeaderboardFilter(forms.Form):
     """The leaderboard's filters (a GET form on the page, query parameters in the API):
-    :meth:`arguments` turns them into :func:`games.selectors.leaderboard`'s."""
+    :meth:`arguments` turns them into :func:`games.ratings.selectors.leaderboard`'s."""
 
     name = forms.CharField(label=gettext_lazy("Name"), required=False, max_length=80)
     club = forms.CharField(label=gettext_lazy("Club"), required=False, max_length=100)

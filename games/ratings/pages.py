@@ -51,7 +51,7 @@ WINNER_CHOICES = [("1", gettext_lazy("player 1")), ("2", gettext_lazy("player 2"
 
 
 def director_required(view: View) -> View:
-    """Logged-in club directors only (:func:`games.club_results.club_result_can_enter`):
+    """Logged-in club directors only (:func:`games.ratings.club_results.club_result_can_enter`):
     other users get 403, anonymous visitors the login page."""
 
     @login_required

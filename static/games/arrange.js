@@ -1,4 +1,4 @@
-/* Arrange a play one die at a time on the match page (RULES.md R14: a play can be
+/* Arrange a play one die at a time on the match page (docs/rules.md R14: a play can be
  * changed until it is submitted). Progressive enhancement: without this script the
  * page's list of legal plays does the same job.
  *

@@ -1,4 +1,4 @@
-/* The tablet page of a table clock (games/tableclock_pages.py): two halves, tap yours
+/* The tablet page of a table clock (games/clocks/pages.py): two halves, tap yours
  * when your turn is over. Progressive enhancement: without this script the page shows
  * the server's times, refreshes itself and taps with plain form posts.
  *

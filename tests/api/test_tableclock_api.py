@@ -1,6 +1,6 @@
 """The table clock API: public reading computed at the server's time, logged-in users
 create, the creator and directors operate; refusals carry stable codes and, for a 409,
-the clock as it is now. Time is injected through ``games.clocks.now``."""
+the clock as it is now. Time is injected through ``games.wallclock.now``."""
 
 from __future__ import annotations
 

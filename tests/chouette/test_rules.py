@@ -1,4 +1,4 @@
-"""Pure chouette rules (RULES.md R13): profiles, seating and rotation, settlement, the
+"""Pure chouette rules (docs/rules.md R13): profiles, seating and rotation, settlement, the
 ledger with undo, fewest transfers and the session summary. No database.
 
 The property tests simulate cube play (one team cube in ``classic``, own cubes with

@@ -1,4 +1,4 @@
-"""The clock (RULES.md R12): delay then reserve, flags, deadlines, modes and presets.
+"""The clock (docs/rules.md R12): delay then reserve, flags, deadlines, modes and presets.
 
 Pure: no database, no wall clock. Times are integer milliseconds; ``T0`` is an arbitrary
 epoch-like instant, so the tests also show that absolute times are exact to the ms.

@@ -1,4 +1,4 @@
-"""The game state machine (RULES.md R3, R6, R8-R12): every action, every option.
+"""The game state machine (docs/rules.md R3, R6, R8-R12): every action, every option.
 
 Positions are written as ``{point: checkers}`` in each player's own numbering (R1):
 points 1-24, 25 = the bar. Expected answers are worked out by hand in the docstrings.

@@ -1,4 +1,4 @@
-"""Acey-Deucey's 1-2 turn in the game state machine (RULES.md R3).
+"""Acey-Deucey's 1-2 turn in the game state machine (docs/rules.md R3).
 
 A roll of 1-2 is played as 1 and 2, then the player names a double and plays it four
 times, then rolls again; if any part can't be played in full, the rest of the turn (and

@@ -1,4 +1,4 @@
-"""Random games (RULES.md R3-R12): whatever the players do, a game always ends with a
+"""Random games (docs/rules.md R3-R12): whatever the players do, a game always ends with a
 legal result worth cube x 1, 2 or 3.
 
 Hypothesis draws the options, the match score and a seed; a seeded ``random.Random``

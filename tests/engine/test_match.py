@@ -1,4 +1,4 @@
-"""Match score, Crawford and post-Crawford games, end of match (RULES.md R10, R11)."""
+"""Match score, Crawford and post-Crawford games, end of match (docs/rules.md R10, R11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RuleOptions (RULES.md R2-R12): defaults and validation of every option."""
+"""RuleOptions (docs/rules.md R2-R12): defaults and validation of every option."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from games.engine.rules import RuleOptions
 
 
 def test_defaults_follow_rules_md() -> None:
-    """Every option's default is the one RULES.md states."""
+    """Every option's default is the one docs/rules.md states."""
     o = RuleOptions()
     assert o.variant == "standard"  # R2
     assert o.start_position_id is None

@@ -2,7 +2,7 @@
 
 The step graph is checked against the engine's legal plays on many reachable positions
 (all three variants, every roll, with and without the rule options) and against an
-independent, test-only walker of single-die moves written from RULES.md (R4, R5, R7, R3
+independent, test-only walker of single-die moves written from docs/rules.md (R4, R5, R7, R3
 Acey-Deucey entering): the complete nodes are exactly the legal plays, every step is a
 legal single move, and every legal way of building a legal play is in the graph.
 """
@@ -33,7 +33,7 @@ from tests.engine.selfplay import make_position as mk
 def _single_moves(
     pos: Position, die: int, limit: int | None
 ) -> list[tuple[int, int, bool, Position]]:
-    """Every single-checker move of ``die`` (R4, R5, R7, R3), written from RULES.md alone:
+    """Every single-checker move of ``die`` (R4, R5, R7, R3), written from docs/rules.md alone:
     ``(from, to, hit, position after)``."""
     m = [0, *pos.mover]  # m[p]: the mover's checkers on point p, m[25] the bar
     o = [0] + [pos.opponent[24 - t] for t in range(1, 25)]  # the opponent's, mover's numbering

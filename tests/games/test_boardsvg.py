@@ -1,7 +1,7 @@
 """The server-side SVG board (issue 4, Pages): what it draws, where, and that it is valid XML.
 
 Plain pytest: no database. The output is parsed with ElementTree and addressed by the CSS
-classes and ``data-`` attributes that :mod:`games.boardsvg` documents.
+classes and ``data-`` attributes that :mod:`games.play.boardsvg` documents.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Clocks in match play (R12, issue 5) on PostgreSQL: the clock switches on every action,
 deadlines are stored with the version, timers and the sweeper flag a player once, and a
 win on time is claimed (seed 002) or applied at once. Time is injected through
-``games.clocks.now``, the one place that reads the wall clock."""
+``games.wallclock.now``, the one place that reads the wall clock."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ codes, nothing written by a refusal), the ratings they move (the FIBS formula, a
 ledger a full replay agrees with after every record, correction and void), the API's
 authorization matrix and codes, and the page with its preview that writes nothing.
 
-Time is injected through ``games.clocks.now`` (the ``wall`` fixture: ``tests.wall.T0``)."""
+Time is injected through ``games.wallclock.now`` (the ``wall`` fixture: ``tests.wall.T0``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The rating history chart (issue 8, player page): valid, accessible, small SVG.
 
-Plain pytest, no database: :mod:`games.ratingchart` is pure. The output is parsed with
+Plain pytest, no database: :mod:`games.ratings.chart` is pure. The output is parsed with
 ElementTree and addressed by the classes and ``data-`` attributes the module documents;
 ratings are mapped to y coordinates through the drawn gridlines, so the tests check what a
 reader sees rather than the module's arithmetic.

@@ -1,4 +1,4 @@
-"""The rating ledger (``games.ratings``): incremental records, corrections and replays
+"""The rating ledger (``games.ratings.services``): incremental records, corrections and replays
 give the same numbers; what is rated and what is not (issue 8)."""
 
 from __future__ import annotations

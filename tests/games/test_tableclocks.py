@@ -1,7 +1,7 @@
 """Over-the-board table clocks (R12, issue 5) through their services on PostgreSQL: a tap
 ends the running player's turn, the delay runs before the reserve, stale and wrong taps
 are refused and change nothing, the alarm and the sweeper record a flag once. Time is
-injected through ``games.clocks.now``, the one place that reads the wall clock."""
+injected through ``games.wallclock.now``, the one place that reads the wall clock."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """``manage.py ratings_recompute``: replay every rated result in order from 1500/0 and
-write back the rows and players whose numbers differ (:func:`games.ratings.ratings_replay`).
+write back the rows and players whose numbers differ
+(:func:`games.ratings.services.ratings_replay`).
 
 The numbers are those the incremental updates give (the same pure function on the same
 stored ratings); a run on a consistent ledger writes nothing. The progress bar goes to
