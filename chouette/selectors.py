@@ -213,7 +213,7 @@ def player_sessions(*, player_id: int) -> list[PlayerSessionTotal]:
 
 
 def player_chouette_totals(player: Player) -> dict[str, Any]:
-    """The player page's chouette section (``games.player_sections``): ``rows`` per
+    """The player page's chouette section (``games.players.sections``): ``rows`` per
     session and the ``net`` points. Two queries."""
     rows = player_sessions(player_id=player.pk)
     return {"rows": rows, "net": sum(r.points for r in rows)}

@@ -1,6 +1,6 @@
 """Writes of chouette: sessions, seat changes, games, undo, the end; and the summary.
 
-House rules (ARCHITECTURE.md), as they apply here:
+House rules (docs/architecture.md), as they apply here:
 
 * Every write is one transaction, takes keyword-only arguments, checks who may do it,
   validates everything first and raises an :class:`~games.errors.ApplicationError`

@@ -1,4 +1,4 @@
-"""PURE chouette rules: seating and rotation, settlement, the ledger (RULES.md R13).
+"""PURE chouette rules: seating and rotation, settlement, the ledger (docs/rules.md R13).
 
 No Django, no database, no I/O: immutable data in, immutable data out, JSON-friendly
 through ``to_dict``/``from_dict`` where the application stores it (profile, seating, game

@@ -1,4 +1,4 @@
-"""Rule profiles of a chouette session (RULES.md R13, R8, R9).
+"""Rule profiles of a chouette session (docs/rules.md R13, R8, R9).
 
 A :class:`Profile` is chosen when a session starts and never changes during it. It is
 validated when constructed; every impossible combination raises
@@ -38,7 +38,7 @@ Options (R8 money-play options, applied per cube):
 * ``backgammon_value`` (R9): 3 (default), 2 or 1.
 * ``max_cube`` (R8): the highest cube value, a power of two >= 2 (default 64).
 
-Decision where RULES.md is silent: options that only make sense with own cubes
+Decision where docs/rules.md is silent: options that only make sense with own cubes
 (beavers, raccoons, box_must_take_half, box_partner) are *refused* in ``classic``
 (``option_needs_individual``) rather than ignored, so a stored profile never claims a rule
 that is not applied. Jacoby and automatic doubles apply to the one team cube.

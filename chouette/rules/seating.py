@@ -1,4 +1,4 @@
-"""Who sits where in a chouette: box, captain, the line, sitting out (RULES.md R13).
+"""Who sits where in a chouette: box, captain, the line, sitting out (docs/rules.md R13).
 
 Terms:
 
@@ -23,7 +23,7 @@ Which of the two happened is decided from the game by
 who dropped lost, a captain whose double the box dropped won; with the
 ``box_needs_net_profit`` variant the box must also show a net profit to stay).
 
-Decisions where RULES.md is silent:
+Decisions where docs/rules.md is silent:
 
 * **Roll-off ties.** :func:`seating_from_rolls` takes every player's rolls in order: the
   first number is the roll-off, further numbers are re-rolls, used only to break ties
