@@ -44,3 +44,24 @@ def api_client(user=None):  # type: ignore[no-untyped-def]
         headers["HTTP_AUTHORIZATION"] = f"Token {token.key}"
     client.credentials(**headers)
     return client
+
+
+def finish_by_resignation(match, *, kind: str = "single"):  # type: ignore[no-untyped-def]
+    """Start ``match``'s first game (opening roll 3-1) and let the player to move resign it
+    (``kind``: single, gammon or backgammon), accepted by the opponent: the one game of a
+    1-point match ends the match. Returns ``(winner, loser)``."""
+    from games.engine.actions import state_from_dict
+    from games.play import services
+    from games.play.dice import ScriptedDice
+
+    game = services.match_start(match_id=match.pk, dice=ScriptedDice((3, 1)))
+    mover = state_from_dict(game.state).player_to_act
+    players = (match.player1, match.player2)
+    offered = services.resign_offer(
+        game_id=game.pk, player=players[mover], expected_version=game.version, kind=kind
+    )
+    services.resign_accept(
+        game_id=game.pk, player=players[1 - mover], expected_version=offered.game.version
+    )
+    match.refresh_from_db()
+    return players[1 - mover], players[mover]

@@ -16,12 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine.actions import state_from_dict
 from games.models import Match, Player, RatedResult
 from games.play import services as game_services
-from games.play.dice import ScriptedDice
 from games.ratings import services as ratings
-from tests.factories import PlayerFactory, UserPlayerFactory
+from tests.factories import PlayerFactory, UserPlayerFactory, finish_by_resignation
 
 pytestmark = pytest.mark.django_db
 
@@ -265,15 +263,7 @@ def test_leaderboard_shares_places_and_costs_two_queries(en, django_assert_num_q
 
 # ====================================================================== the match page
 def _finish_one_point(match: Match, a: Player, b: Player) -> Player:
-    game = game_services.match_start(match_id=match.pk, dice=ScriptedDice((3, 1)))
-    mover = state_from_dict(game.state).player_to_act
-    offered = game_services.resign_offer(
-        game_id=game.pk, player=(a, b)[mover], expected_version=game.version, kind="single"
-    )
-    game_services.resign_accept(
-        game_id=game.pk, player=(a, b)[1 - mover], expected_version=offered.game.version
-    )
-    return (a, b)[1 - mover]
+    return finish_by_resignation(match)[0]
 
 
 def test_match_page_shows_the_stakes_before_and_the_change_after(en):

@@ -14,14 +14,12 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import F
 from django.test import override_settings
 
-from games.engine.actions import state_from_dict
 from games.engine.rating import rate
 from games.errors import ValidationFailed
 from games.models import Match, Player, RatedResult
 from games.play import services as game_services
-from games.play.dice import ScriptedDice
 from games.ratings import services as ratings
-from tests.factories import PlayerFactory, UserPlayerFactory
+from tests.factories import PlayerFactory, UserPlayerFactory, finish_by_resignation
 
 pytestmark = pytest.mark.django_db
 
@@ -200,14 +198,7 @@ def test_money_play_is_never_rated():
     # A money session played online and ended is not in the ledger.
     a, b = UserPlayerFactory(), UserPlayerFactory()
     match = game_services.match_create(player1=a, player2=b, length=0)
-    game = game_services.match_start(match_id=match.pk, dice=ScriptedDice((3, 1)))
-    mover = state_from_dict(game.state).player_to_act
-    offered = game_services.resign_offer(
-        game_id=game.pk, player=(a, b)[mover], expected_version=game.version, kind="single"
-    )
-    game_services.resign_accept(
-        game_id=game.pk, player=(a, b)[1 - mover], expected_version=offered.game.version
-    )
+    finish_by_resignation(match)
     game_services.match_end_session(match_id=match.pk, by=a)
     assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
     assert not RatedResult.objects.exists()
@@ -217,16 +208,8 @@ def test_money_play_is_never_rated():
 
 def _play_one_point_match(a: Player, b: Player, **create) -> tuple[Match, Player]:
     match = game_services.match_create(player1=a, player2=b, length=1, **create)
-    game = game_services.match_start(match_id=match.pk, dice=ScriptedDice((3, 1)))
-    mover = state_from_dict(game.state).player_to_act
-    offered = game_services.resign_offer(
-        game_id=game.pk, player=(a, b)[mover], expected_version=game.version, kind="single"
-    )
-    game_services.resign_accept(
-        game_id=game.pk, player=(a, b)[1 - mover], expected_version=offered.game.version
-    )
-    match.refresh_from_db()
-    return match, (a, b)[1 - mover]
+    winner, _ = finish_by_resignation(match)
+    return match, winner
 
 
 def test_a_casual_online_match_is_rated_when_it_finishes():
