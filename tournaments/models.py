@@ -27,6 +27,8 @@ Writes go through :mod:`tournaments.services` only.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -94,6 +96,24 @@ BRACKET_FORMATS: dict[str, str] = {
     Format.PROGRESSIVE_CONSOLATION: "progressive",
     Format.LAST_CHANCE: "last_chance",
     Format.DOUBLE_ELIMINATION: "double",
+}
+
+
+#: The parts (``ranking`` values) of each format, for round settings before the draw.
+PARTS: dict[str, tuple[str, ...]] = {
+    Format.SINGLE_ELIMINATION: ("main",),
+    Format.CONSOLATION: ("main", "consolation"),
+    Format.PROGRESSIVE_CONSOLATION: ("main", "consolation"),
+    Format.LAST_CHANCE: ("main", "last_chance"),
+    Format.DOUBLE_ELIMINATION: ("winners", "losers", "final"),
+    Format.SWISS: ("",),
+    Format.ROUND_ROBIN: ("",),
+}
+
+#: Default season points (``Flight.options["season_points"]``): per match win, by part.
+DEFAULT_SEASON_POINTS: dict[str, Any] = {
+    "per_win": {"main": 12, "consolation": 8, "last_chance": 2},
+    "per_place": {},
 }
 
 
@@ -365,6 +385,19 @@ class TournamentMatch(models.Model):
             "score_b": self.score_b,
             "games": self.games,
         }
+
+
+#: The matches to be played now: both players known, no result yet.
+OPEN = (TournamentMatch.Status.READY, TournamentMatch.Status.REPORTED)
+#: The matches that are over: played, walked over or a bye.
+DONE = (
+    TournamentMatch.Status.CONFIRMED,
+    TournamentMatch.Status.WALKOVER,
+    TournamentMatch.Status.BYE,
+)
+#: The matches whose results the services put into the rating ledger: played results
+#: that stand (walkovers and byes are not in it; a reset takes a result out).
+IN_LEDGER = models.Q(status=TournamentMatch.Status.CONFIRMED, decided_at__isnull=False)
 
 
 class ResultCorrection(models.Model):

@@ -52,9 +52,11 @@ from games.engine.clock import PRESETS
 from games.errors import ApplicationError, ValidationFailed
 from games.models import Game, Player
 from games.tableclock_pages import format_clock_ms
-from tournaments import bracketview, pairing, selectors, services
+from tournaments import bracketview, bridge, pairing, selectors, services
 from tournaments.models import (
     BRACKET_FORMATS,
+    OPEN,
+    PARTS,
     ClockPolicy,
     Entry,
     Event,
@@ -71,8 +73,6 @@ MANAGE_REFRESH_SECONDS = 30
 SEARCH_LIMIT = 20
 #: Cube values offered on the game-by-game form.
 CUBES = (1, 2, 4, 8, 16, 32, 64)
-
-OPEN = services.OPEN
 
 
 # ====================================================================== words
@@ -215,16 +215,8 @@ def _flight_or_404(slug: str, flight_id: int) -> selectors.BracketPage:
 
 
 def _resolved(page: selectors.BracketPage) -> tuple[pairing.Bracket, dict[str, Any]]:
-    flight = page.flight
-    bracket = pairing.Bracket.from_dict(flight.bracket or {})
-    seeds = [e.pk for e in sorted(page.entries, key=lambda e: e.seed or 0) if e.seed is not None]
-    withdrawn = {e.pk for e in page.entries if e.status == Entry.Status.WITHDRAWN}
-    results = {
-        m.slot_key: pairing.Result(m.winner, walkover=m.status == TournamentMatch.Status.WALKOVER)
-        for m in page.matches
-        if m.decided_at is not None and m.winner
-    }
-    return bracket, pairing.resolve(bracket, seeds, results, withdrawn)
+    bracket = pairing.Bracket.from_dict(page.flight.bracket or {})
+    return bracket, bridge.resolve(page.flight, page.entries, page.matches, bracket=bracket)
 
 
 def _score_text(row: TournamentMatch, side: str) -> str:
@@ -288,14 +280,8 @@ def _brackets(
 
 
 def _standings(page: selectors.BracketPage) -> list[dict[str, Any]]:
-    entries = [e for e in page.entries if e.seed is not None]
-    entries.sort(key=lambda e: e.seed or 0)
-    by_id = {e.pk: e for e in entries}
-    table = pairing.standings(
-        [e.pk for e in entries],
-        services.match_results(page.matches),
-        order=page.flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
-    )
+    by_id = {e.pk: e for e in page.entries}
+    table = bridge.standings(page.flight, page.entries, page.matches)
     return [{"s": s, "entry": by_id[int(s.player)]} for s in table]
 
 
@@ -855,7 +841,7 @@ class RoundForm(forms.Form):
 def _parts(flight: Flight) -> tuple[str, ...]:
     if flight.bracket:
         return tuple(pairing.Bracket.from_dict(flight.bracket).flights)
-    return services.PARTS[flight.format]
+    return PARTS[flight.format]
 
 
 def _flight_of(event: Event, flight_id: int) -> Flight:

@@ -29,9 +29,17 @@ from django.db.models import QuerySet
 from django.urls import reverse
 
 from games.ratings import is_rated
-from tournaments import pairing
-from tournaments.models import Entry, Event, Flight, FlightRound, TournamentMatch
-from tournaments.services import DEFAULT_SEASON_POINTS, IN_LEDGER, OPEN, match_results
+from tournaments import bridge, pairing
+from tournaments.models import (
+    DEFAULT_SEASON_POINTS,
+    IN_LEDGER,
+    OPEN,
+    Entry,
+    Event,
+    Flight,
+    FlightRound,
+    TournamentMatch,
+)
 
 
 @dataclass(frozen=True)
@@ -83,13 +91,8 @@ class StandingRow:
 def flight_standings(*, flight: Flight) -> list[StandingRow]:
     """Swiss / round robin standings of the drawn entries (two queries)."""
     entries = list(flight.entries.filter(seed__isnull=False).select_related("player"))
-    entries.sort(key=lambda e: e.seed or 0)
     by_id = {e.pk: e for e in entries}
-    table = pairing.standings(
-        [e.pk for e in entries],
-        match_results(list(flight.matches.all())),
-        order=flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
-    )
+    table = bridge.standings(flight, entries, list(flight.matches.all()))
     return [StandingRow(s, by_id[int(s.player)]) for s in table]
 
 
@@ -123,14 +126,7 @@ def flight_finishing_order(*, flight: Flight) -> dict[str, list[PlaceRow]]:
     entries = {e.pk: e for e in flight.entries.select_related("player")}
     rows = list(flight.matches.all())
     bracket = pairing.Bracket.from_dict(flight.bracket)
-    seeds = [e.pk for e in sorted(entries.values(), key=lambda e: e.seed or 0) if e.seed]
-    results = {
-        m.slot_key: pairing.Result(m.winner, walkover=m.status == TournamentMatch.Status.WALKOVER)
-        for m in rows
-        if m.decided_at is not None and m.winner
-    }
-    withdrawn = {e.pk for e in entries.values() if e.status == Entry.Status.WITHDRAWN}
-    resolved = pairing.resolve(bracket, seeds, results, withdrawn)
+    resolved = bridge.resolve(flight, entries.values(), rows, bracket=bracket)
     return {
         name: [
             PlaceRow(p.rank, p.label, [entries[int(e)] for e in p.entrants], p.final) for p in order

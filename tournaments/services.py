@@ -70,10 +70,14 @@ from games.engine.clock import PRESETS
 from games.errors import ApplicationError, Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Game, Match, Player
 from games.notifications import Notice, notify_all
-from tournaments import pairing
+from tournaments import bridge, pairing
 from tournaments.messages import pairing_message
 from tournaments.models import (
     BRACKET_FORMATS,
+    DONE,
+    IN_LEDGER,
+    OPEN,
+    PARTS,
     ClockPolicy,
     Entry,
     Event,
@@ -89,23 +93,6 @@ logger = logging.getLogger(__name__)
 
 MAX_MATCH_LENGTH = game_services.MAX_MATCH_LENGTH
 
-#: Default season points (``Flight.options["season_points"]``): per match win, by part.
-DEFAULT_SEASON_POINTS: dict[str, Any] = {
-    "per_win": {"main": 12, "consolation": 8, "last_chance": 2},
-    "per_place": {},
-}
-
-#: The parts (``ranking`` values) of each format, for round settings before the draw.
-PARTS: dict[str, tuple[str, ...]] = {
-    Format.SINGLE_ELIMINATION: ("main",),
-    Format.CONSOLATION: ("main", "consolation"),
-    Format.PROGRESSIVE_CONSOLATION: ("main", "consolation"),
-    Format.LAST_CHANCE: ("main", "last_chance"),
-    Format.DOUBLE_ELIMINATION: ("winners", "losers", "final"),
-    Format.SWISS: ("",),
-    Format.ROUND_ROBIN: ("",),
-}
-
 #: The bracket builders' options, per format.
 BUILDER_OPTIONS: dict[str, tuple[str, ...]] = {
     Format.SINGLE_ELIMINATION: (),
@@ -115,19 +102,10 @@ BUILDER_OPTIONS: dict[str, tuple[str, ...]] = {
     Format.DOUBLE_ELIMINATION: ("bracket_reset",),
 }
 
-OPEN = (TournamentMatch.Status.READY, TournamentMatch.Status.REPORTED)
-#: The matches whose results :func:`_rate` put into the rating ledger: played results
-#: that stand (walkovers and byes are not in it; a reset takes a result out).
-IN_LEDGER = Q(status=TournamentMatch.Status.CONFIRMED, decided_at__isnull=False)
 #: The place columns of an entry (written by :func:`_store_places` only).
 PLACE_FIELDS = ("place", "place_label", "side_part", "side_place_label")
 #: Up to this many distinct new places, one plain ``UPDATE`` each; more: one bulk update.
 PLACE_UPDATES = 2
-DONE = (
-    TournamentMatch.Status.CONFIRMED,
-    TournamentMatch.Status.WALKOVER,
-    TournamentMatch.Status.BYE,
-)
 
 
 # ====================================================================== helpers
@@ -593,7 +571,7 @@ def _late_entry(flight: Flight, entry: Entry, *, by: Any) -> None:
     open_ = pairing.late_entry_open(
         bracket,
         [e.pk for e in seeds],
-        _bracket_results(rows),
+        bridge.bracket_results(rows),
         {e.pk for e in seeds if e.status == Entry.Status.WITHDRAWN},
         entrant=entry.pk,
     )
@@ -779,11 +757,7 @@ def _swiss_round(
     """Pair Swiss round ``number`` from the standings and history, store and publish it."""
     entries = list(flight.entries.filter(seed__isnull=False).order_by("seed"))
     rows = list(flight.matches.all())
-    table = pairing.standings(
-        [e.pk for e in entries],
-        match_results(rows),
-        order=flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
-    )
+    table = bridge.standings(flight, entries, rows)
     active = {e.pk for e in entries if e.status == Entry.Status.ACTIVE}
     players = [(s.player, float(s.wins)) for s in table if s.player in active]
     history = [(m.entry_a_id, m.entry_b_id) for m in rows if m.entry_a_id is not None]
@@ -791,26 +765,6 @@ def _swiss_round(
     new_rows = TournamentMatch.objects.bulk_create(_pairing_rows(flight, rnd, rounds=rounds))
     _publish(flight, "", number, rounds)
     return new_rows
-
-
-def match_results(rows: Sequence[TournamentMatch]) -> list[pairing.MatchResult]:
-    """The Swiss / round robin results of ``rows`` for :func:`tournaments.pairing.standings`:
-    byes, and every result that stands (a walkover counts 0-0)."""
-    out = []
-    for m in rows:
-        if m.status == TournamentMatch.Status.BYE and m.entry_a_id is not None:
-            out.append(pairing.MatchResult(m.entry_a_id, None, m.entry_a_id))
-        elif m.decided_at is not None and m.entry_a_id and m.entry_b_id and m.winner:
-            out.append(
-                pairing.MatchResult(
-                    m.entry_a_id,
-                    m.entry_b_id,
-                    m.entry_a_id if m.winner == "a" else m.entry_b_id,
-                    m.score_a or 0,
-                    m.score_b or 0,
-                )
-            )
-    return out
 
 
 def round_publish(
@@ -858,22 +812,6 @@ def round_publish(
 
 
 # ====================================================================== advancing
-def _bracket_results(rows: Sequence[TournamentMatch]) -> dict[str, pairing.Result]:
-    return {
-        m.slot_key: pairing.Result(m.winner, walkover=m.status == TournamentMatch.Status.WALKOVER)
-        for m in rows
-        if m.decided_at is not None and m.winner
-    }
-
-
-def _resolve(flight: Flight, rows: Sequence[TournamentMatch], entries: Sequence[Entry], **kw):
-    bracket = kw.get("bracket") or pairing.Bracket.from_dict(flight.bracket or {})
-    seeds = [e.pk for e in sorted(entries, key=lambda e: e.seed or 0) if e.seed is not None]
-    withdrawn = {e.pk for e in entries if e.status == Entry.Status.WITHDRAWN}
-    results = kw.get("results", _bracket_results(rows))
-    return pairing.resolve(bracket, seeds, results, withdrawn)
-
-
 _STATUS = {
     "pending": TournamentMatch.Status.PENDING,
     "ready": TournamentMatch.Status.READY,
@@ -898,7 +836,7 @@ def _advance(
     resolved: Mapping[str, pairing.ResolvedSlot] | None = None
     if flight.is_bracket and flight.bracket:
         bracket = pairing.Bracket.from_dict(flight.bracket)
-        resolved = _resolve(flight, rows, list(entries.values()), bracket=bracket)
+        resolved = bridge.resolve(flight, entries.values(), rows, bracket=bracket)
         changed = []
         for row in rows:
             rs = resolved[row.slot_key]
@@ -977,12 +915,7 @@ def _flight_places(
     else:
         if not finished:
             return {}
-        seeded = sorted((e for e in entries if e.seed is not None), key=lambda e: e.seed or 0)
-        table = pairing.standings(
-            [e.pk for e in seeded],
-            match_results(rows),
-            order=flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
-        )
+        table = bridge.standings(flight, entries, rows)
         orders = {"": pairing.standings_places(table, final=True)}
         places = pairing.entrant_places(orders, main="")
     return {int(e): p for e, p in places.items()}
@@ -1426,11 +1359,11 @@ def _later_results_to_reset(
     rows = list(flight.matches.all())
     entries = list(flight.entries.all())
     sides = {m.slot_key: (m.entry_a_id, m.entry_b_id) for m in rows}
-    results = _bracket_results(rows)
+    results = bridge.bracket_results(rows)
     results[row.slot_key] = pairing.Result(new["winner"], bool(new.get("walkover")))
     found: dict[str, TournamentMatch] = {}
     while True:
-        after = _resolve(flight, rows, entries, results=results)
+        after = bridge.resolve(flight, entries, rows, results=results)
         blocked = [
             m
             for m in rows
