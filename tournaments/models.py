@@ -62,7 +62,8 @@ class Event(models.Model):
     )
     #: Whether the event's results count for the players' ratings (issue 8); decided
     #: for each result as it comes to stand, so it changes only before the first result
-    #: is in the rating ledger (:func:`tournaments.services.event_update` refuses after).
+    #: is in the rating ledger (:func:`tournaments.services.events.event_update` refuses
+    #: after).
     rated = models.BooleanField(
         _("rated"),
         default=True,
@@ -108,6 +109,15 @@ PARTS: dict[str, tuple[str, ...]] = {
     Format.DOUBLE_ELIMINATION: ("winners", "losers", "final"),
     Format.SWISS: ("",),
     Format.ROUND_ROBIN: ("",),
+}
+
+#: The bracket builders' options (``Flight.options``), per knockout format.
+BUILDER_OPTIONS: dict[str, tuple[str, ...]] = {
+    Format.SINGLE_ELIMINATION: (),
+    Format.CONSOLATION: ("entry_rounds",),
+    Format.PROGRESSIVE_CONSOLATION: ("last_entry_round",),
+    Format.LAST_CHANCE: ("entry_rounds",),
+    Format.DOUBLE_ELIMINATION: ("bracket_reset",),
 }
 
 #: Default season points (``Flight.options["season_points"]``): per match win, by part.
@@ -240,7 +250,7 @@ class Entry(models.Model):
     #: a double elimination together; the Swiss / round robin standings), as
     #: :func:`tournaments.selectors.flight_finishing_order` gives it, once it is final:
     #: ``place`` the group's best place (3 for "3-4"), ``place_label`` as shown.
-    #: Written by :mod:`tournaments.services` whenever a flight changes (see
+    #: Written by :mod:`tournaments.services.advancing` whenever a flight changes (see
     #: ``_store_places``), empty while the entrant is still playing; read by the player
     #: page (:func:`tournaments.selectors.player_placings`) without computing brackets.
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)

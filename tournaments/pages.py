@@ -52,9 +52,10 @@ from games.engine.clock import PRESETS
 from games.errors import ApplicationError, ValidationFailed
 from games.models import Game, Player
 from games.tableclock_pages import format_clock_ms
-from tournaments import bracketview, bridge, pairing, selectors, services
+from tournaments import bracketview, bridge, pairing, selectors
 from tournaments.models import (
     BRACKET_FORMATS,
+    BUILDER_OPTIONS,
     OPEN,
     PARTS,
     ClockPolicy,
@@ -64,6 +65,7 @@ from tournaments.models import (
     Format,
     TournamentMatch,
 )
+from tournaments.services import draw, entries, events, flights, online, results
 
 #: Seconds between the refreshes of the wall display and of the director's list of
 #: unfinished matches (no JavaScript needed).
@@ -482,7 +484,7 @@ def match_report(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
     event = get_object_or_404(Event, slug=slug)
     row = _match_of(event, match_id)
     try:
-        done = services.result_report(
+        done = results.result_report(
             match_id=row.pk,
             by=request.user,
             expected_version=_version(request),
@@ -505,9 +507,7 @@ def match_confirm(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     event = get_object_or_404(Event, slug=slug)
     row = _match_of(event, match_id)
     try:
-        services.result_confirm(
-            match_id=row.pk, by=request.user, expected_version=_version(request)
-        )
+        results.result_confirm(match_id=row.pk, by=request.user, expected_version=_version(request))
     except ApplicationError as exc:
         _error(request, exc)
     else:
@@ -523,11 +523,11 @@ def match_start_online(request: HttpRequest, slug: str, match_id: int) -> HttpRe
     row = _match_of(event, match_id)
     clock = {"1": True, "0": False}.get(request.POST.get("clock", ""))
     try:
-        online = services.match_start_online(match_id=row.pk, by=request.user, clock=clock)
+        online_match = online.match_start_online(match_id=row.pk, by=request.user, clock=clock)
     except ApplicationError as exc:
         _error(request, exc)
         return _back(request, _flight_url(event, row.flight_id))
-    return redirect("games:match", match_id=online.pk)
+    return redirect("games:match", match_id=online_match.pk)
 
 
 # ====================================================================== director: events
@@ -594,7 +594,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None, initial={"starts_on": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         try:
-            event = services.event_create(by=request.user, **form.cleaned_data)
+            event = events.event_create(by=request.user, **form.cleaned_data)
         except ApplicationError as exc:
             form.add_error(None, str(exc.detail))
         else:
@@ -656,13 +656,13 @@ class FlightForm(forms.Form):
     )
 
     def service_kwargs(self) -> dict[str, Any]:
-        """The arguments of :func:`services.flight_create`: only the options of the
+        """The arguments of :func:`flights.flight_create`: only the options of the
         chosen format."""
         data = self.cleaned_data
         fmt = data["format"]
         options: dict[str, Any] = {}
         if fmt in BRACKET_FORMATS:
-            for name in services.BUILDER_OPTIONS[fmt]:
+            for name in BUILDER_OPTIONS[fmt]:
                 if data.get(name) is not None:
                     options[name] = data[name]
         elif fmt == Format.SWISS:
@@ -762,7 +762,7 @@ def flight_create(request: HttpRequest, event: Event) -> HttpResponseRedirect:
         _form_error(request, form)
         return redirect(_manage_url(event))
     try:
-        flight = services.flight_create(event_id=event.pk, by=request.user, **form.service_kwargs())
+        flight = flights.flight_create(event_id=event.pk, by=request.user, **form.service_kwargs())
     except ApplicationError as exc:
         _error(request, exc)
         return redirect(_manage_url(event))
@@ -773,14 +773,14 @@ def flight_create(request: HttpRequest, event: Event) -> HttpResponseRedirect:
 @director_required
 @require_POST
 def event_update(request: HttpRequest, event: Event) -> HttpResponseRedirect:
-    """Save the event's settings (:func:`services.event_update`: ``rated`` only until
+    """Save the event's settings (:func:`events.event_update`: ``rated`` only until
     the first result is rated)."""
     form = _settings_form(event, request.POST)
     if not form.is_valid():
         _form_error(request, form)
         return redirect(_manage_url(event))
     try:
-        services.event_update(event_id=event.pk, by=request.user, **form.cleaned_data)
+        events.event_update(event_id=event.pk, by=request.user, **form.cleaned_data)
     except ApplicationError as exc:
         _error(request, exc)
     else:
@@ -798,7 +798,7 @@ def event_add_director(request: HttpRequest, event: Event) -> HttpResponseRedire
             messages.error(request, _("There is no user of this name."))
         else:
             try:
-                services.event_add_director(event_id=event.pk, by=request.user, user=user)
+                events.event_add_director(event_id=event.pk, by=request.user, user=user)
             except ApplicationError as exc:
                 _error(request, exc)
             else:
@@ -927,7 +927,7 @@ def flight_round_set(request: HttpRequest, event: Event, flight_id: int) -> Http
     if isinstance(starts_at, datetime.datetime) and timezone.is_naive(starts_at):
         starts_at = timezone.make_aware(starts_at)
     try:
-        services.flight_round_set(
+        flights.flight_round_set(
             flight_id=flight.pk,
             by=request.user,
             ranking=data.get("ranking") or "",
@@ -954,7 +954,7 @@ def entry_register(request: HttpRequest, event: Event, flight_id: int) -> HttpRe
     except ValueError:
         player_id = 0
     try:
-        entry = services.entry_register(
+        entry = entries.entry_register(
             flight_id=flight.pk,
             by=request.user,
             player_id=player_id,
@@ -974,7 +974,7 @@ def entry_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpRes
         Entry.objects.select_related("player"), pk=entry_id, flight__event=event
     )
     try:
-        services.entry_withdraw(entry_id=entry.pk, by=request.user)
+        entries.entry_withdraw(entry_id=entry.pk, by=request.user)
     except ApplicationError as exc:
         _error(request, exc)
     else:
@@ -992,7 +992,7 @@ def flight_draw(request: HttpRequest, event: Event, flight_id: int) -> HttpRespo
         messages.error(request, _("The random seed is a whole number."))
         return redirect(_flight_manage_url(event, flight.pk))
     try:
-        services.flight_draw(flight_id=flight.pk, by=request.user, seed=seed)
+        draw.flight_draw(flight_id=flight.pk, by=request.user, seed=seed)
     except ApplicationError as exc:
         _error(request, exc)
     else:
@@ -1009,7 +1009,7 @@ def round_publish(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
     except ValueError:
         number = 0
     try:
-        row = services.round_publish(
+        row = draw.round_publish(
             flight_id=flight.pk,
             by=request.user,
             ranking=request.POST.get("ranking", ""),
@@ -1077,7 +1077,7 @@ def match_enter(request: HttpRequest, event: Event, match_id: int) -> HttpRespon
     """A director enters a result: final score, game by game, or a walkover."""
     row = _match_of(event, match_id)
     try:
-        services.result_enter(
+        results.result_enter(
             match_id=row.pk,
             by=request.user,
             expected_version=_version(request),
@@ -1096,7 +1096,7 @@ def match_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResp
     """A director corrects a result that stands (audited, with the reason)."""
     row = _match_of(event, match_id)
     try:
-        services.result_correct(
+        results.result_correct(
             match_id=row.pk,
             by=request.user,
             reason=request.POST.get("reason", ""),
@@ -1121,7 +1121,7 @@ def match_set_table(request: HttpRequest, event: Event, match_id: int) -> HttpRe
         messages.error(request, _("Tables are numbered 1 to 999."))
         return redirect(_match_manage_url(event, row.pk))
     try:
-        services.match_set_table(match_id=row.pk, by=request.user, table=table)
+        results.match_set_table(match_id=row.pk, by=request.user, table=table)
     except ApplicationError as exc:
         _error(request, exc)
     else:

@@ -184,7 +184,7 @@ def event_unfinished_matches(*, event_id: int) -> QuerySet[TournamentMatch]:
 
 def event_has_rated_results(*, event_id: int) -> bool:
     """Whether results of the event are in the rating ledger (then its ``rated`` no
-    longer changes: :func:`tournaments.services.event_update`). One query."""
+    longer changes: :func:`tournaments.services.events.event_update`). One query."""
     return TournamentMatch.objects.filter(IN_LEDGER, flight__event_id=event_id).exists()
 
 

@@ -17,7 +17,6 @@ from tests.tournaments.factories import (
     rated_players,
     sheet,
 )
-from tournaments import services
 from tournaments.models import (
     Entry,
     Event,
@@ -26,6 +25,8 @@ from tournaments.models import (
     ResultCorrection,
     TournamentMatch,
 )
+from tournaments.services.draw import flight_draw
+from tournaments.services.results import result_enter, result_report
 
 pytestmark = pytest.mark.django_db
 
@@ -39,11 +40,11 @@ def club(event, director):
     already decided), a side flight taking entries, and every kind of actor."""
     players = rated_players(6, with_login=True)
     flight = flight_with(event, players[:4])
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     side = flight_with(event, players[4:], name="Side")
     m11 = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
     m12 = TournamentMatch.objects.get(flight=flight, slot_key="M1-2")
-    services.result_enter(match_id=m12.pk, by=director, score_a=5, score_b=1)
+    result_enter(match_id=m12.pk, by=director, score_a=5, score_b=1)
     return {
         "event": event,
         "flight": flight,
@@ -182,7 +183,7 @@ ACTORS = ["anonymous", "player", "other_player", "director", "other_director"]
 def test_the_authorization_matrix_of_every_write_endpoint(club, write, actor):
     if write == "result_confirm":
         # The opponent (seed 4) reported first: there is something to confirm.
-        services.result_report(match_id=club["m11"].pk, by=club["opponent"], score_a=5, score_b=3)
+        result_report(match_id=club["m11"].pk, by=club["opponent"], score_a=5, score_b=3)
     path, body = WRITES[write](club)
     before = _snapshot()
     send = getattr(_client(club["actors"][actor]), METHODS.get(write, "post"))

@@ -12,8 +12,9 @@ from games.errors import Conflict, PermissionDenied
 from games.models import Match
 from tests.factories import UserPlayerFactory
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
-from tournaments import services
 from tournaments.models import TournamentMatch
+from tournaments.services.draw import flight_draw
+from tournaments.services.online import match_start_online
 
 pytestmark = pytest.mark.django_db
 
@@ -23,16 +24,16 @@ def test_an_online_match_reports_its_result_and_the_flight_finishes(event, direc
     flight = flight_with(
         event, players, match_length=3, clock_preset="usbgf", clock_policy="required"
     )
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     final = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
     for outsider in (UserPlayerFactory().user, EventFactory().directors.get()):
         with pytest.raises(PermissionDenied):
-            services.match_start_online(match_id=final.pk, by=outsider)
-    online = services.match_start_online(match_id=final.pk, by=players[0].user)
+            match_start_online(match_id=final.pk, by=outsider)
+    online = match_start_online(match_id=final.pk, by=players[0].user)
     assert (online.length, online.player1, online.player2) == (3, players[0], players[1])
     assert online.clock is not None  # the round requires the flight's clock preset
     with pytest.raises(Conflict):
-        services.match_start_online(match_id=final.pk, by=players[1].user)
+        match_start_online(match_id=final.pk, by=players[1].user)
 
     game = game_services.match_start(match_id=online.pk, dice=ScriptedDice((3, 1)))
     mover = state_from_dict(game.state).player_to_act

@@ -23,7 +23,6 @@ from tests.tournaments.factories import (
     rated_players,
     sheet,
 )
-from tournaments import services
 from tournaments.models import (
     Entry,
     Event,
@@ -32,6 +31,8 @@ from tournaments.models import (
     ResultCorrection,
     TournamentMatch,
 )
+from tournaments.services.draw import flight_draw
+from tournaments.services.results import result_enter, result_report
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +75,7 @@ def _play_ready(flight, director, *, limit: int | None = None) -> int:
             break
         for m in ready:
             a_wins = m.entry_a.seed < m.entry_b.seed
-            services.result_enter(
+            result_enter(
                 match_id=m.pk,
                 by=director,
                 score_a=m.match_length if a_wins else 0,
@@ -101,7 +102,7 @@ def drawn(event, director):
     """A drawn 4-player single elimination (length 3) of ``event``: players with logins."""
     players = rated_players(4, with_login=True)
     flight = flight_with(event, players, match_length=3)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     return flight, players
 
 
@@ -118,7 +119,7 @@ def _first(flight) -> TournamentMatch:
 def test_public_pages_render_for_anyone(en, event, director):
     players = rated_players(6)
     flight = flight_with(event, players, format="consolation", match_length=1)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     _play_ready(flight, director)
     flight.refresh_from_db()
     assert flight.status == "finished"
@@ -171,7 +172,7 @@ def test_swiss_standings_show_the_tiebreak_columns(en, event, director):
         options={"rounds": 2, "tiebreaks": ["wins", "point_difference", "buchholz"]},
         match_length=1,
     )
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     _play_ready(flight, director)
     html = en.get(_url("flight", slug=event.slug, flight_id=flight.pk)).content.decode()
     assert "Standings" in html
@@ -469,7 +470,7 @@ def test_confirming_and_correcting_with_the_audit_list(en, event, director, draw
     flight, _players = drawn
     first, second = TournamentMatch.objects.filter(flight=flight, status="ready").order_by("pk")
     reporter = first.entry_a.player.user
-    services.result_report(match_id=first.pk, by=reporter, score_a=3, score_b=0)
+    result_report(match_id=first.pk, by=reporter, score_a=3, score_b=0)
     en.force_login(director)
     page = en.get(_url("match-manage", slug=event.slug, match_id=first.pk)).content.decode()
     assert "Confirm the report" in page
@@ -501,9 +502,9 @@ def test_confirming_and_correcting_with_the_audit_list(en, event, director, draw
     assert "Rosszul írták fel" in page and f"3{DASH}0" in page and f"3{DASH}2" in page
 
     # Changing the winner once the next match is played is refused (with its slot).
-    services.result_enter(match_id=second.pk, by=director, score_a=3, score_b=0)
+    result_enter(match_id=second.pk, by=director, score_a=3, score_b=0)
     final = TournamentMatch.objects.get(flight=flight, status="ready")
-    services.result_enter(match_id=final.pk, by=director, score_a=3, score_b=0)
+    result_enter(match_id=final.pk, by=director, score_a=3, score_b=0)
     refused = en.post(correct, {"score_a": "0", "score_b": "3", "reason": "oops"}, follow=True)
     assert "Later matches were already played" in refused.content.decode()
     assert final.slot_key in refused.content.decode()
@@ -524,7 +525,7 @@ def test_setting_a_table_and_starting_online(en, event, director):
     flight = flight_with(
         event, players, match_length=3, clock_preset="usbgf", clock_policy="required"
     )
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     match = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
     en.force_login(director)
     url = _url("match-table", slug=event.slug, match_id=match.pk)
@@ -614,7 +615,7 @@ def test_a_player_reports_and_the_opponent_confirms_through_the_flight_page(
 def test_different_reports_are_refused_with_the_other_report(en, event, director, drawn):
     flight, _players = drawn
     match = _first(flight)
-    services.result_report(match_id=match.pk, by=match.entry_a.player.user, score_a=3, score_b=0)
+    result_report(match_id=match.pk, by=match.entry_a.player.user, score_a=3, score_b=0)
     en.force_login(match.entry_b.player.user)
     before = _snapshot(flight)
     refused = en.post(
@@ -644,7 +645,7 @@ def _double(event, director, n: int, name: str) -> Flight:
         match_length=1,
         options={"bracket_reset": True},
     )
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     _play_ready(flight, director, limit=6)
     return flight
 

@@ -1,7 +1,7 @@
 """Entries keep their final place (issue 8: the player page lists a player's
 tournaments with their places without computing brackets).
 
-The services write the places from now on (``tournaments.services._store_places``);
+The services write the places from now on (``tournaments.services.advancing._store_places``);
 this migration fills them in for the flights drawn before, from the same pure
 functions (:mod:`tournaments.pairing`, no framework code) and the historical models.
 """
