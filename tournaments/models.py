@@ -79,6 +79,15 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def is_director(self, user: Any) -> bool:
+        """Whether ``user`` may run this event: one of its directors, or a superuser
+        (active accounts only; never an anonymous visitor). One query at most."""
+        if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+            return False
+        if user.is_superuser:
+            return True
+        return self.directors.filter(pk=user.pk).exists()
+
 
 class Format(models.TextChoices):
     SINGLE_ELIMINATION = "single_elimination", _("single elimination")

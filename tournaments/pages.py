@@ -122,16 +122,6 @@ def _status_text(row: TournamentMatch) -> str:
 
 
 # ====================================================================== access
-def _is_director(user: Any, event: Event) -> bool:
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return False
-    return bool(user.is_superuser or event.directors.filter(pk=user.pk).exists())
-
-
-def _player(request: HttpRequest) -> Player | None:
-    return getattr(request.user, "player", None) if request.user.is_authenticated else None
-
-
 def director_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """The view gets the event (by ``slug``) when the user directs it; anonymous users
     are sent to log in, other users get 403."""
@@ -141,7 +131,7 @@ def director_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRe
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         event = get_object_or_404(Event, slug=slug)
-        if not _is_director(request.user, event):
+        if not event.is_director(request.user):
             raise DjangoPermissionDenied
         return view(request, event, *args, **kwargs)
 
@@ -200,7 +190,7 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "event": event,
             "flights": flights,
-            "is_director": _is_director(request.user, event),
+            "is_director": event.is_director(request.user),
             "directors": event.directors.order_by("username"),
         },
     )
@@ -369,7 +359,7 @@ def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse
     page = _flight_or_404(slug, flight_id)
     flight = page.flight
     wall = request.GET.get("wall") == "1"
-    is_director = _is_director(request.user, page.event)
+    is_director = page.event.is_director(request.user)
 
     def href(m: TournamentMatch) -> str:
         if wall:
@@ -404,7 +394,7 @@ def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse
     context.update(
         {
             "rounds": _rounds(page, titles),
-            "my_matches": _my_matches(page, _player(request)),
+            "my_matches": _my_matches(page, Player.of_user(request.user)),
             "cubes": CUBES,
             "entries": page.entries,
         }

@@ -23,26 +23,9 @@ def pairing_error(exc: pairing.PairingError) -> ValidationFailed:
     return ValidationFailed(exc.code, pairing_message(exc.code, game=game), extra=extra)
 
 
-def is_director(user: Any, event: Event) -> bool:
-    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    return event.directors.filter(pk=user.pk).exists()
-
-
 def require_director(user: Any, event: Event) -> None:
-    if not is_director(user, event):
+    if not event.is_director(user):
         raise PermissionDenied("not_a_director", _("Only the event's directors may do this."))
-
-
-def player_of(user: Any) -> Player | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    try:
-        return user.player  # type: ignore[no-any-return]
-    except Player.DoesNotExist:
-        return None
 
 
 def lock_flight(flight_id: int) -> Flight:
@@ -83,7 +66,7 @@ def touch(flight: Flight, *fields: str) -> None:
 
 
 def side_of_user(row: TournamentMatch, user: Any) -> str:
-    player = player_of(user)
+    player = Player.of_user(user)
     if player is None:
         return ""
     for s, entry in (("a", row.entry_a), ("b", row.entry_b)):

@@ -15,7 +15,7 @@ from games.errors import ApplicationError, Conflict, PermissionDenied, Validatio
 from games.models import Game, Match
 from tournaments.models import ClockPolicy, FlightRound, TournamentMatch
 from tournaments.services.advancing import advance
-from tournaments.services.common import is_director, lock_match, side_of_user, touch
+from tournaments.services.common import lock_match, side_of_user, touch
 from tournaments.services.results import rating_key, record, require_open
 
 logger = logging.getLogger(__name__)
@@ -29,7 +29,7 @@ def match_start_online(*, match_id: int, by: Any, clock: bool | None = None) -> 
     may do this."""
     with transaction.atomic():
         flight, row = lock_match(match_id)
-        if not side_of_user(row, by) and not is_director(by, flight.event):
+        if not side_of_user(row, by) and not flight.event.is_director(by):
             raise PermissionDenied("not_your_match", _("You can start only your own matches."))
         if row.status != TournamentMatch.Status.READY:
             raise Conflict("match_not_ready", _("This match cannot be played now."))

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from games import ratings
 from games.errors import Conflict, PermissionDenied, ValidationFailed
+from games.models import Player
 from games.notifications import Notice, notify_all
 from tournaments import bridge, pairing
 from tournaments.models import DONE, OPEN, Event, Flight, ResultCorrection, TournamentMatch
@@ -21,10 +22,8 @@ from tournaments.pairing.common import is_entrant
 from tournaments.services.advancing import advance
 from tournaments.services.common import (
     check_version,
-    is_director,
     lock_match,
     pairing_error,
-    player_of,
     require_director,
     side_of_user,
     touch,
@@ -194,7 +193,7 @@ def result_report(
     A first report tells the opponent (``result_to_confirm``)."""
     with transaction.atomic():
         flight, row = lock_match(match_id)
-        player = player_of(by)
+        player = Player.of_user(by)
         side = ""
         if player is not None:
             for s, entry in (("a", row.entry_a), ("b", row.entry_b)):
@@ -261,11 +260,11 @@ def result_confirm(
         flight, row = lock_match(match_id)
         reports = [(s, r) for s, r in (("a", row.report_a), ("b", row.report_b)) if r]
         if row.status != TournamentMatch.Status.REPORTED or len(reports) != 1:
-            if not is_director(by, flight.event) and not side_of_user(row, by):
+            if not flight.event.is_director(by) and not side_of_user(row, by):
                 raise PermissionDenied("not_your_match", _("You can confirm only your matches."))
             raise Conflict("nothing_to_confirm", _("There is no report to confirm."))
         reporter, report = reports[0]
-        if not is_director(by, flight.event):
+        if not flight.event.is_director(by):
             side = side_of_user(row, by)
             if not side:
                 raise PermissionDenied("not_your_match", _("You can confirm only your matches."))
