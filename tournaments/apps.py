@@ -12,7 +12,7 @@ class TournamentsConfig(AppConfig):
         from games.signals import match_finished
 
         from . import notifications  # noqa: F401
-        from .pages import player_section_context
+        from .pages.public import player_section_context
         from .selectors import result_links, result_will_be_rated
         from .services.online import on_match_finished
 

@@ -1,4 +1,4 @@
-"""The tournament web pages (tournaments/pages.py): who may see and post what, each
+"""The tournament web pages (tournaments/pages/): who may see and post what, each
 director form doing what its service says (and a refused post showing the service's
 message and changing nothing), a player's own report, and the bracket page's query count
 not growing with the field (8 vs 128 entrants, double elimination)."""

@@ -18,8 +18,9 @@ from django.utils import translation
 from games.player_sections import player_sections
 from tests.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
-from tournaments import pages, selectors
+from tournaments import selectors
 from tournaments.models import Entry, Flight, TournamentMatch
+from tournaments.pages.public import player_section_context
 from tournaments.services.draw import flight_draw, round_publish
 from tournaments.services.entries import entry_withdraw
 from tournaments.services.results import result_correct, result_enter
@@ -311,7 +312,7 @@ def test_the_section_costs_the_same_queries_for_1_and_for_30_flights(
         assert html.count("<tr data-entry=") == (1 if player is one else 30)
     assert counts == [1, 1]
     # The player page's context callable is the one registered.
-    assert pages.player_section_context(one)["placings"][0]["p"].entry.player_id == one.pk
+    assert player_section_context(one)["placings"][0]["p"].entry.player_id == one.pk
 
 
 def test_the_player_page_shows_the_section_at_the_same_cost_for_2_and_30_flights(client, director):
