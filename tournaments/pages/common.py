@@ -1,16 +1,14 @@
 """What the tournament pages share: the words for parts and match states, the result
 typed into a form (read the same way for a player's report and a director's entry), the
-match of an event by id, and how a service's refusal is shown."""
+match of an event by id, and how a service's refusal is worded."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib import messages
-from django.http import HttpRequest, HttpResponseRedirect
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from games.errors import ApplicationError, ValidationFailed
@@ -41,18 +39,10 @@ def status_text(row: TournamentMatch) -> str:
     return ""
 
 
-def back(request: HttpRequest, default: str) -> HttpResponseRedirect:
-    """Redirect to the form's ``next`` (a local address) or ``default``."""
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return HttpResponseRedirect(target)
-    return HttpResponseRedirect(default)
-
-
-def show_error(request: HttpRequest, exc: ApplicationError) -> None:
-    """Show a service's refusal: its message, and the details people need."""
+def explain_refusal(exc: ApplicationError) -> str:
+    """A service's refusal as the pages show it (``explain`` of :mod:`games.web`): its
+    message, and the details people need (the opponent's report when two reports
+    disagree, the later matches a correction would change)."""
     text = str(exc.detail)
     other = exc.extra.get("other")
     if exc.code == "report_mismatch" and isinstance(other, Mapping):
@@ -63,7 +53,7 @@ def show_error(request: HttpRequest, exc: ApplicationError) -> None:
     slots = exc.extra.get("slots")
     if exc.code == "later_results_depend" and isinstance(slots, list):
         text += " " + _("Matches: %(slots)s.") % {"slots": ", ".join(map(str, slots))}
-    messages.error(request, text)
+    return text
 
 
 def game_rows(length: int) -> range:

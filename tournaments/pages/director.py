@@ -29,6 +29,7 @@ from games import selectors as game_selectors
 from games.errors import ApplicationError
 from games.models import Game, Player
 from games.tableclock_pages import format_clock_ms
+from games.web import act_and_redirect, next_or
 from tournaments import pairing, selectors
 from tournaments.models import (
     OPEN,
@@ -42,14 +43,13 @@ from tournaments.models import (
 )
 from tournaments.pages.common import (
     CUBES,
-    back,
+    explain_refusal,
     game_rows,
     match_of,
     optional_int,
     part_title,
     posted_version,
     result_input,
-    show_error,
     status_text,
 )
 from tournaments.pages.forms import (
@@ -206,13 +206,14 @@ def flight_create(request: HttpRequest, event: Event) -> HttpResponseRedirect:
     if not form.is_valid():
         _form_error(request, form)
         return redirect(_manage_url(event))
-    try:
-        flight = flights.flight_create(event_id=event.pk, by=request.user, **form.service_kwargs())
-    except ApplicationError as exc:
-        show_error(request, exc)
-        return redirect(_manage_url(event))
-    messages.success(request, _("The flight was created."))
-    return redirect("tournaments:flight-manage", slug=event.slug, flight_id=flight.pk)
+    return act_and_redirect(
+        request,
+        lambda: flights.flight_create(event_id=event.pk, by=request.user, **form.service_kwargs()),
+        to=_manage_url(event),
+        success=_("The flight was created."),
+        then=lambda flight: _flight_manage_url(event, flight.pk),
+        explain=explain_refusal,
+    )
 
 
 @director_required
@@ -224,33 +225,33 @@ def event_update(request: HttpRequest, event: Event) -> HttpResponseRedirect:
     if not form.is_valid():
         _form_error(request, form)
         return redirect(_manage_url(event))
-    try:
-        events.event_update(event_id=event.pk, by=request.user, **form.cleaned_data)
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        messages.success(request, _("The event's settings were saved."))
-    return redirect(_manage_url(event))
+    return act_and_redirect(
+        request,
+        lambda: events.event_update(event_id=event.pk, by=request.user, **form.cleaned_data),
+        to=_manage_url(event),
+        success=_("The event's settings were saved."),
+        explain=explain_refusal,
+    )
 
 
 @director_required
 @require_POST
 def event_add_director(request: HttpRequest, event: Event) -> HttpResponseRedirect:
     form = DirectorForm(request.POST)
-    if form.is_valid():
-        user = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
-        if user is None:
-            messages.error(request, _("There is no user of this name."))
-        else:
-            try:
-                events.event_add_director(event_id=event.pk, by=request.user, user=user)
-            except ApplicationError as exc:
-                show_error(request, exc)
-            else:
-                messages.success(request, _("%(name)s directs this event too.") % {"name": user})
-    else:
+    if not form.is_valid():
         _form_error(request, form)
-    return redirect(_manage_url(event))
+        return redirect(_manage_url(event))
+    user = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
+    if user is None:
+        messages.error(request, _("There is no user of this name."))
+        return redirect(_manage_url(event))
+    return act_and_redirect(
+        request,
+        lambda: events.event_add_director(event_id=event.pk, by=request.user, user=user),
+        to=_manage_url(event),
+        success=_("%(name)s directs this event too.") % {"name": user},
+        explain=explain_refusal,
+    )
 
 
 @director_required
@@ -327,8 +328,9 @@ def flight_round_set(request: HttpRequest, event: Event, flight_id: int) -> Http
     starts_at = data.get("starts_at")
     if isinstance(starts_at, datetime.datetime) and timezone.is_naive(starts_at):
         starts_at = timezone.make_aware(starts_at)
-    try:
-        flights.flight_round_set(
+    return act_and_redirect(
+        request,
+        lambda: flights.flight_round_set(
             flight_id=flight.pk,
             by=request.user,
             ranking=data.get("ranking") or "",
@@ -337,12 +339,11 @@ def flight_round_set(request: HttpRequest, event: Event, flight_id: int) -> Http
             clock_preset=None if data.get("clock_preset") == "-" else data.get("clock_preset", ""),
             clock_policy=data.get("clock_policy") or None,
             starts_at=starts_at,
-        )
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        messages.success(request, _("The round's settings were saved."))
-    return redirect(_flight_manage_url(event, flight.pk))
+        ),
+        to=_flight_manage_url(event, flight.pk),
+        success=_("The round's settings were saved."),
+        explain=explain_refusal,
+    )
 
 
 @director_required
@@ -354,18 +355,18 @@ def entry_register(request: HttpRequest, event: Event, flight_id: int) -> HttpRe
         player_id = optional_int(request.POST.get("player", ""))
     except ValueError:
         player_id = 0
-    try:
-        entry = entries.entry_register(
+    return act_and_redirect(
+        request,
+        lambda: entries.entry_register(
             flight_id=flight.pk,
             by=request.user,
             player_id=player_id,
             name=request.POST.get("name", "") if player_id is None else "",
-        )
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        messages.success(request, _("%(name)s is entered.") % {"name": entry.player.name})
-    return back(request, _flight_manage_url(event, flight.pk))
+        ),
+        to=next_or(request, _flight_manage_url(event, flight.pk)),
+        success=lambda entry: _("%(name)s is entered.") % {"name": entry.player.name},
+        explain=explain_refusal,
+    )
 
 
 @director_required
@@ -374,13 +375,13 @@ def entry_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpRes
     entry = get_object_or_404(
         Entry.objects.select_related("player"), pk=entry_id, flight__event=event
     )
-    try:
-        entries.entry_withdraw(entry_id=entry.pk, by=request.user)
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        messages.success(request, _("%(name)s is withdrawn.") % {"name": entry.player.name})
-    return redirect(_flight_manage_url(event, entry.flight_id))
+    return act_and_redirect(
+        request,
+        lambda: entries.entry_withdraw(entry_id=entry.pk, by=request.user),
+        to=_flight_manage_url(event, entry.flight_id),
+        success=_("%(name)s is withdrawn.") % {"name": entry.player.name},
+        explain=explain_refusal,
+    )
 
 
 @director_required
@@ -392,13 +393,13 @@ def flight_draw(request: HttpRequest, event: Event, flight_id: int) -> HttpRespo
     except ValueError:
         messages.error(request, _("The random seed is a whole number."))
         return redirect(_flight_manage_url(event, flight.pk))
-    try:
-        draw.flight_draw(flight_id=flight.pk, by=request.user, seed=seed)
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        messages.success(request, _("The draw is made."))
-    return redirect(_flight_manage_url(event, flight.pk))
+    return act_and_redirect(
+        request,
+        lambda: draw.flight_draw(flight_id=flight.pk, by=request.user, seed=seed),
+        to=_flight_manage_url(event, flight.pk),
+        success=_("The draw is made."),
+        explain=explain_refusal,
+    )
 
 
 @director_required
@@ -409,18 +410,18 @@ def round_publish(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
         number = optional_int(request.POST.get("number", ""))
     except ValueError:
         number = 0
-    try:
-        row = draw.round_publish(
+    return act_and_redirect(
+        request,
+        lambda: draw.round_publish(
             flight_id=flight.pk,
             by=request.user,
             ranking=request.POST.get("ranking", ""),
             number=number,
-        )
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        messages.success(request, _("Round %(number)d is published.") % {"number": row.number})
-    return redirect(_flight_manage_url(event, flight.pk))
+        ),
+        to=_flight_manage_url(event, flight.pk),
+        success=lambda row: _("Round %(number)d is published.") % {"number": row.number},
+        explain=explain_refusal,
+    )
 
 
 @director_required
@@ -472,18 +473,18 @@ def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
 def match_enter(request: HttpRequest, event: Event, match_id: int) -> HttpResponseRedirect:
     """A director enters a result: final score, game by game, or a walkover."""
     row = match_of(event, match_id)
-    try:
-        results.result_enter(
+    return act_and_redirect(
+        request,
+        lambda: results.result_enter(
             match_id=row.pk,
             by=request.user,
             expected_version=posted_version(request),
             **result_input(request, walkover=True),
-        )
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        messages.success(request, _("The result was entered."))
-    return back(request, _match_manage_url(event, row.pk))
+        ),
+        to=next_or(request, _match_manage_url(event, row.pk)),
+        success=_("The result was entered."),
+        explain=explain_refusal,
+    )
 
 
 @director_required
@@ -491,20 +492,20 @@ def match_enter(request: HttpRequest, event: Event, match_id: int) -> HttpRespon
 def match_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResponseRedirect:
     """A director corrects a result that stands (audited, with the reason)."""
     row = match_of(event, match_id)
-    try:
-        results.result_correct(
+    return act_and_redirect(
+        request,
+        lambda: results.result_correct(
             match_id=row.pk,
             by=request.user,
             reason=request.POST.get("reason", ""),
             reset_later=request.POST.get("reset_later") == "on",
             expected_version=posted_version(request),
             **result_input(request, walkover=True),
-        )
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        messages.success(request, _("The result was corrected."))
-    return redirect(_match_manage_url(event, row.pk))
+        ),
+        to=_match_manage_url(event, row.pk),
+        success=_("The result was corrected."),
+        explain=explain_refusal,
+    )
 
 
 @director_required
@@ -516,10 +517,10 @@ def match_set_table(request: HttpRequest, event: Event, match_id: int) -> HttpRe
     except ValueError:
         messages.error(request, _("Tables are numbered 1 to 999."))
         return redirect(_match_manage_url(event, row.pk))
-    try:
-        results.match_set_table(match_id=row.pk, by=request.user, table=table)
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        messages.success(request, _("The table was saved."))
-    return back(request, _match_manage_url(event, row.pk))
+    return act_and_redirect(
+        request,
+        lambda: results.match_set_table(match_id=row.pk, by=request.user, table=table),
+        to=next_or(request, _match_manage_url(event, row.pk)),
+        success=_("The table was saved."),
+        explain=explain_refusal,
+    )

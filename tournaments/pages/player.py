@@ -4,22 +4,27 @@ too."""
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.errors import ApplicationError
-from tournaments.models import Event
-from tournaments.pages.common import back, match_of, posted_version, result_input, show_error
+from games.web import act_and_redirect, next_or
+from tournaments.models import Event, TournamentMatch
+from tournaments.pages.common import explain_refusal, match_of, posted_version, result_input
 from tournaments.services import online, results
 
 
 def _flight_url(event: Event, flight_id: int) -> str:
     return reverse("tournaments:flight", kwargs={"slug": event.slug, "flight_id": flight_id})
+
+
+def _reported(row: TournamentMatch) -> str:
+    if row.decided_at is not None:
+        return _("Both reports agree: the result stands.")
+    return _("Result reported: your opponent is asked to confirm it.")
 
 
 @login_required
@@ -28,21 +33,18 @@ def match_report(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
     """A player reports their own match (the service refuses anyone else)."""
     event = get_object_or_404(Event, slug=slug)
     row = match_of(event, match_id)
-    try:
-        done = results.result_report(
+    return act_and_redirect(
+        request,
+        lambda: results.result_report(
             match_id=row.pk,
             by=request.user,
             expected_version=posted_version(request),
             **result_input(request),
-        )
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        if done.decided_at is not None:
-            messages.success(request, _("Both reports agree: the result stands."))
-        else:
-            messages.success(request, _("Result reported: your opponent is asked to confirm it."))
-    return back(request, _flight_url(event, row.flight_id))
+        ),
+        to=next_or(request, _flight_url(event, row.flight_id)),
+        success=_reported,
+        explain=explain_refusal,
+    )
 
 
 @login_required
@@ -51,15 +53,15 @@ def match_confirm(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     """The opponent of the player who reported (or a director) confirms the report."""
     event = get_object_or_404(Event, slug=slug)
     row = match_of(event, match_id)
-    try:
-        results.result_confirm(
+    return act_and_redirect(
+        request,
+        lambda: results.result_confirm(
             match_id=row.pk, by=request.user, expected_version=posted_version(request)
-        )
-    except ApplicationError as exc:
-        show_error(request, exc)
-    else:
-        messages.success(request, _("Result confirmed."))
-    return back(request, _flight_url(event, row.flight_id))
+        ),
+        to=next_or(request, _flight_url(event, row.flight_id)),
+        success=_("Result confirmed."),
+        explain=explain_refusal,
+    )
 
 
 @login_required
@@ -69,9 +71,10 @@ def match_start_online(request: HttpRequest, slug: str, match_id: int) -> HttpRe
     event = get_object_or_404(Event, slug=slug)
     row = match_of(event, match_id)
     clock = {"1": True, "0": False}.get(request.POST.get("clock", ""))
-    try:
-        online_match = online.match_start_online(match_id=row.pk, by=request.user, clock=clock)
-    except ApplicationError as exc:
-        show_error(request, exc)
-        return back(request, _flight_url(event, row.flight_id))
-    return redirect("games:match", match_id=online_match.pk)
+    return act_and_redirect(
+        request,
+        lambda: online.match_start_online(match_id=row.pk, by=request.user, clock=clock),
+        to=next_or(request, _flight_url(event, row.flight_id)),
+        then=lambda online_match: reverse("games:match", kwargs={"match_id": online_match.pk}),
+        explain=explain_refusal,
+    )
