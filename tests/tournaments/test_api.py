@@ -218,6 +218,14 @@ def test_reads_are_public(club):
     assert anonymous.get("/api/v1/flights/999999/").status_code == 404
 
 
+def test_a_bracket_part_is_a_part_and_its_former_name_still_answers(club):
+    detail = _client().get(f"/api/v1/flights/{club['flight'].pk}/").json()
+    slots = detail["bracket"]["slots"]
+    assert {s["part"] for s in slots} == {"main"}
+    assert all(s["flight"] == s["part"] for s in slots)  # deprecated alias
+    assert "flight" not in Flight.objects.get(pk=club["flight"].pk).bracket["slots"][0]
+
+
 def test_a_knockout_run_through_the_api_with_a_crawford_cube_refused(director):
     api = _client(director)
     created = api.post("/api/v1/events/", {"name": "Téli Kupa", "starts_on": "2025-12-06"})

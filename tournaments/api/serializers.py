@@ -116,10 +116,27 @@ class FlightRoundOutput(serializers.Serializer):
     published_at = serializers.DateTimeField(allow_null=True)
 
 
+class BracketOutput(serializers.DictField):
+    """The stored draw (``tournaments.pairing.Bracket.to_dict``). Each slot names its part
+    ``part``, and also ``flight``, its former name: deprecated, it goes in the next
+    release."""
+
+    def to_representation(self, value: Any) -> dict[str, Any]:
+        data = super().to_representation(value)
+        slots = data.get("slots")
+        if isinstance(slots, list):
+            data["slots"] = [{**slot, "flight": slot.get("part")} for slot in slots]
+        return data
+
+
 class FlightDetailOutput(FlightSummaryOutput):
     event = serializers.IntegerField(source="event_id")
     options = serializers.DictField()
-    bracket = serializers.DictField(allow_null=True, help_text="the draw (brackets only)")
+    bracket = BracketOutput(
+        allow_null=True,
+        help_text="the draw (brackets only); each slot's part is `part` (`flight`: the same, "
+        "deprecated, goes in the next release)",
+    )
     entries = serializers.SerializerMethodField()
     rounds = serializers.SerializerMethodField()
     matches = serializers.SerializerMethodField()

@@ -24,7 +24,7 @@ def store_places(apps, schema_editor):
     # withdrawals, results; the Swiss results) is a frozen copy of the one in
     # ``tournaments.bridge``, on purpose: that module imports the live models, and a
     # migration must run on the historical ones (``apps.get_model``), whatever later
-    # migrations change (0004 renames the ``ranking`` column, for one).
+    # migrations change (0005 renames the ``ranking`` column, for one).
     from tournaments import pairing
 
     Flight = apps.get_model("tournaments", "Flight")

@@ -109,7 +109,7 @@ def _match_manage_url(event: Event, match_id: int) -> str:
 
 def _parts(flight: Flight) -> tuple[str, ...]:
     if flight.bracket:
-        return tuple(pairing.Bracket.from_dict(flight.bracket).flights)
+        return tuple(pairing.Bracket.from_dict(flight.bracket).parts)
     return PARTS[flight.format]
 
 

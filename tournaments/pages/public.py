@@ -117,11 +117,11 @@ def _brackets(
     parts = []
     titles: dict[tuple[str, int], str] = {}
     for lay in layouts:
-        title = part_title(lay.flight)
+        title = part_title(lay.part)
         accessible = _("Bracket: %(part)s") % {"part": title}
         parts.append(
             {
-                "flight": lay.flight,
+                "name": lay.part,
                 "title": title,
                 "svg": mark_safe(  # noqa: S308 - built by render_svg, every text escaped
                     bracketview.render_svg(lay, title=accessible, min_scale=min_scale)
@@ -133,7 +133,7 @@ def _brackets(
             }
         )
         for col in lay.columns:
-            titles[(lay.flight, col.round)] = col.title
+            titles[(lay.part, col.round)] = col.title
     by_id = {e.pk: e for e in page.entries}
     order = {
         ranking: [
@@ -168,7 +168,7 @@ def _rounds(
 ) -> list[dict[str, Any]]:
     """Pairings and results per round, parts in play order, for the tables."""
     bracket_parts = (
-        list(pairing.Bracket.from_dict(page.flight.bracket).flights) if page.flight.bracket else []
+        list(pairing.Bracket.from_dict(page.flight.bracket).parts) if page.flight.bracket else []
     )
     ordered = [p for p in bracket_parts if p in page.parts] + [
         p for p in page.parts if p not in bracket_parts

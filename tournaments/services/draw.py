@@ -90,10 +90,10 @@ def flight_draw(*, flight_id: int, by: Any, seed: int | None = None) -> Flight:
                     TournamentMatch(
                         flight=flight,
                         slot_key=s.key,
-                        ranking=s.flight,
+                        ranking=s.part,
                         round=s.round,
                         index=s.index,
-                        match_length=_length_for(flight, rounds, s.flight, s.round),
+                        match_length=_length_for(flight, rounds, s.part, s.round),
                     )
                     for s in bracket.slots
                 )

@@ -178,7 +178,7 @@ def flight_round_set(
         require_director(by, flight.event)
         parts = PARTS[flight.format]
         if flight.bracket:
-            parts = pairing.Bracket.from_dict(flight.bracket).flights
+            parts = pairing.Bracket.from_dict(flight.bracket).parts
         if ranking not in parts:
             raise ValidationFailed(
                 "invalid_part",
