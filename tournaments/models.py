@@ -16,11 +16,12 @@ store what it needs and what it produced:
   service layer keeps the rows in step with :func:`tournaments.pairing.resolve`.
 * :class:`ResultCorrection` - the audit row of every change to a result that stood.
 
-``ranking`` on rounds and matches is the **part** of the flight a slot belongs to: the
-pairing package's slot flight (``main``, ``consolation``, ``last_chance``, ``winners``,
-``losers``, ``final``), or ``""`` for Swiss and round robin. Finishing orders are kept
-per pairing ranking: every part is its own, except that double elimination ranks
-``winners``, ``losers`` and ``final`` together as ``main``.
+``part`` on rounds and matches is the part of the flight's bracket a slot belongs to:
+the pairing package's slot part (``main``, ``consolation``, ``last_chance``, ``winners``,
+``losers``, ``final``), or ``""`` for Swiss and round robin. A **ranking** is a group of
+parts with one finishing order: every part is its own, except that double elimination
+ranks ``winners``, ``losers`` and ``final`` together as ``main``. (A flight itself is a
+division of the event: one draw.)
 
 Writes go through :mod:`tournaments.services` only.
 """
@@ -109,8 +110,8 @@ BRACKET_FORMATS: dict[str, str] = {
 }
 
 
-#: The parts (``ranking`` values) of each format, for round settings before the draw.
-PARTS: dict[str, tuple[str, ...]] = {
+#: The parts (``part`` values) of each format, for round settings before the draw.
+FORMAT_PARTS: dict[str, tuple[str, ...]] = {
     Format.SINGLE_ELIMINATION: ("main",),
     Format.CONSOLATION: ("main", "consolation"),
     Format.PROGRESSIVE_CONSOLATION: ("main", "consolation"),
@@ -208,12 +209,12 @@ class Flight(models.Model):
 
 
 class FlightRound(models.Model):
-    """Settings of one round of one part (``ranking``) of a flight."""
+    """Settings of one round of one part of a flight."""
 
     flight = models.ForeignKey(
         Flight, verbose_name=_("flight"), on_delete=models.CASCADE, related_name="rounds"
     )
-    ranking = models.CharField(_("part"), max_length=20, blank=True)
+    part = models.CharField(_("part"), max_length=20, blank=True)
     number = models.PositiveSmallIntegerField(_("round"))
     match_length = models.PositiveSmallIntegerField(_("match length"))
     clock_preset = models.CharField(_("clock preset"), max_length=20, blank=True)
@@ -226,15 +227,15 @@ class FlightRound(models.Model):
     class Meta:
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
-        ordering = ["flight", "ranking", "number"]
+        ordering = ["flight", "part", "number"]
         constraints = [
             models.UniqueConstraint(
-                fields=["flight", "ranking", "number"], name="flight_round_unique"
+                fields=["flight", "part", "number"], name="flight_round_unique"
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.flight} {self.ranking} {self.number}".replace("  ", " ")
+        return f"{self.flight} {self.part} {self.number}".replace("  ", " ")
 
 
 class Entry(models.Model):
@@ -315,7 +316,7 @@ class TournamentMatch(models.Model):
         Flight, verbose_name=_("flight"), on_delete=models.CASCADE, related_name="matches"
     )
     slot_key = models.CharField(_("slot"), max_length=20)
-    ranking = models.CharField(_("part"), max_length=20, blank=True)
+    part = models.CharField(_("part"), max_length=20, blank=True)
     round = models.PositiveSmallIntegerField(_("round"))
     index = models.PositiveSmallIntegerField(_("match number"))
     entry_a = models.ForeignKey(

@@ -63,13 +63,13 @@ def flight_bracket(*, flight_id: int) -> BracketPage:
     round settings, the matches with both sides' entries and players."""
     flight = Flight.objects.select_related("event").get(pk=flight_id)
     entries = list(flight.entries.select_related("player").order_by("seed", "pk"))
-    rounds = {(r.ranking, r.number): r for r in flight.rounds.all()}
+    rounds = {(r.part, r.number): r for r in flight.rounds.all()}
     matches = list(
         flight.matches.select_related("entry_a__player", "entry_b__player").order_by("pk")
     )
     parts: dict[str, dict[int, list[TournamentMatch]]] = defaultdict(lambda: defaultdict(list))
     for m in matches:
-        parts[m.ranking][m.round].append(m)
+        parts[m.part][m.round].append(m)
     for by_round in parts.values():
         for ms in by_round.values():
             ms.sort(key=lambda m: m.index)
@@ -160,7 +160,7 @@ def flight_season_points(*, flight: Flight) -> list[tuple[Entry, int]]:
     for m in flight.matches.filter(decided_at__isnull=False).exclude(winner=""):
         winner = m.entry_a_id if m.winner == "a" else m.entry_b_id
         if winner is not None:
-            points[winner] += per_win.get(m.ranking, per_win.get("*", 0))
+            points[winner] += per_win.get(m.part, per_win.get("*", 0))
     if per_place:
         for ranking, places in flight_finishing_order(flight=flight).items():
             scale = per_place.get(ranking, [])

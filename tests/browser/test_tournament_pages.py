@@ -156,7 +156,7 @@ def test_the_champion_of_128_players_shows_in_the_bracket_and_on_the_wall(
     assert 0.03 < dark / total < 0.8, (dark, total, box)
 
     # The accessible text version lists the final with the champion.
-    last = TournamentMatch.objects.filter(flight=flight, ranking="final").order_by("round").last()
+    last = TournamentMatch.objects.filter(flight=flight, part="final").order_by("round").last()
     table = browser.find_element(By.ID, f"round-final-{last.round}")
     assert champion.name in table.text
 

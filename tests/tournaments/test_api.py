@@ -226,6 +226,44 @@ def test_a_bracket_part_is_a_part_and_its_former_name_still_answers(club):
     assert "flight" not in Flight.objects.get(pk=club["flight"].pk).bracket["slots"][0]
 
 
+def test_rounds_and_matches_name_their_part_part_and_ranking_still_answers(club, director):
+    api = _client(director)
+    flight = club["flight"]
+    row = api.post(
+        f"/api/v1/flights/{flight.pk}/rounds/",
+        {"part": "main", "number": 2, "match_length": 7},
+        format="json",
+    )
+    assert row.status_code == 200, row.json()
+    assert (row.json()["part"], row.json()["ranking"]) == ("main", "main")
+    old = api.post(
+        f"/api/v1/flights/{flight.pk}/rounds/",
+        {"ranking": "main", "number": 2, "match_length": 9},
+        format="json",
+    )
+    assert (old.status_code, old.json()["part"]) == (200, "main")
+    assert FlightRound.objects.get(flight=flight, part="main", number=2).match_length == 9
+    before = _snapshot()
+    both = api.post(
+        f"/api/v1/flights/{flight.pk}/rounds/",
+        {"part": "main", "ranking": "final", "number": 2, "match_length": 5},
+        format="json",
+    )
+    assert both.status_code == 400 and _snapshot() == before
+    published = api.post(
+        f"/api/v1/flights/{flight.pk}/publish/", {"part": "main", "number": 1}, format="json"
+    )
+    assert published.status_code == 200 and published.json()["part"] == "main"
+    detail = _client().get(f"/api/v1/flights/{flight.pk}/").json()
+    assert all(m["part"] == m["ranking"] == "main" for m in detail["matches"])
+    assert {(r["part"], r["ranking"], r["number"]) for r in detail["rounds"]} == {
+        ("main", "main", 1),
+        ("main", "main", 2),
+    }
+    match = _client().get(f"/api/v1/tournament-matches/{club['m11'].pk}/").json()
+    assert match["part"] == match["ranking"] == "main"
+
+
 def test_a_knockout_run_through_the_api_with_a_crawford_cube_refused(director):
     api = _client(director)
     created = api.post("/api/v1/events/", {"name": "Téli Kupa", "starts_on": "2025-12-06"})

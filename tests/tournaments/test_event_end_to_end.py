@@ -37,7 +37,7 @@ def test_thirteen_players_main_and_progressive_consolation_to_the_finals(event, 
     )
     for number, length in enumerate((5, 5, 7, 9), start=1):
         flight_round_set(
-            flight_id=flight.pk, by=director, ranking="main", number=number, match_length=length
+            flight_id=flight.pk, by=director, part="main", number=number, match_length=length
         )
     flight_draw(flight_id=flight.pk, by=director)
     flight.refresh_from_db()
@@ -49,7 +49,7 @@ def test_thirteen_players_main_and_progressive_consolation_to_the_finals(event, 
     assert [m.slot_key[:2] for m in ready] == ["M1"] * 5
     assert [m.table for m in ready] == [1, 2, 3, 4, 5]
     assert {m.match_length for m in ready} == {5}
-    assert TournamentMatch.objects.filter(flight=flight, ranking="main", status="bye").count() == 3
+    assert TournamentMatch.objects.filter(flight=flight, part="main", status="bye").count() == 3
     first = ready[0]
     note = Notification.objects.get(recipient=first.entry_a.player, kind="match_ready")
     # Stored in the club's language; the pages render it again in the reader's.
@@ -72,11 +72,11 @@ def test_thirteen_players_main_and_progressive_consolation_to_the_finals(event, 
             # The better seed always wins, so the final places are known in advance.
             a, b = seed_of[m.entry_a.player_id], seed_of[m.entry_b.player_id]
             winner = 1 if a < b else 2
-            if m.ranking == "main":
+            if m.part == "main":
                 assert m.match_length == (5, 5, 7, 9)[m.round - 1], m.slot_key
             else:
                 assert m.match_length == 5, m.slot_key
-            if not refused_once and m.ranking == "main" and m.round == 3:
+            if not refused_once and m.part == "main" and m.round == 3:
                 before = _snapshot()
                 with pytest.raises(ValidationFailed) as refused:
                     result_enter(match_id=m.pk, by=director, games=crawford_cube_sheet(winner, 7))

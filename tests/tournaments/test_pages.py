@@ -341,7 +341,7 @@ def test_round_settings(en, event, director):
         follow=True,
     )
     assert "The round&#x27;s settings were saved." in done.content.decode()
-    row = FlightRound.objects.get(flight=flight, ranking="main", number=2)
+    row = FlightRound.objects.get(flight=flight, part="main", number=2)
     assert (row.match_length, row.clock_preset, row.clock_policy) == (9, "seed002", "required")
     assert row.starts_at is not None and row.starts_at.hour in (13, 14)
     # Empty fields keep the settings.
@@ -356,6 +356,31 @@ def test_round_settings(en, event, director):
     )
     assert "Choose a clock preset to allow or require clocks." in refused.content.decode()
     assert _snapshot(flight) == before
+
+
+def test_the_round_forms_post_part_and_still_take_ranking_its_former_name(en, event, director):
+    flight = flight_with(event, rated_players(4), format="single_elimination")
+    en.force_login(director)
+    manage = en.get(_url("flight-manage", slug=event.slug, flight_id=flight.pk)).content.decode()
+    assert 'name="part"' in manage and 'name="ranking"' not in manage
+    url = _url("flight-round-set", slug=event.slug, flight_id=flight.pk)
+    en.post(url, {"part": "main", "number": "2", "match_length": "9", "clock_preset": "-"})
+    assert FlightRound.objects.get(flight=flight, part="main", number=2).match_length == 9
+    # Both given: the new name wins (a page of the old form cannot send both).
+    en.post(
+        url,
+        {"part": "main", "ranking": "x", "number": "2", "match_length": "7", "clock_preset": "-"},
+    )
+    assert FlightRound.objects.get(flight=flight, part="main", number=2).match_length == 7
+
+    draw_flight = flight_with(event, rated_players(4), name="Second")
+    en.post(_url("flight-draw", slug=event.slug, flight_id=draw_flight.pk))
+    publish = _url("round-publish", slug=event.slug, flight_id=draw_flight.pk)
+    done = en.post(publish, {"part": "main", "number": "1"}, follow=True)
+    assert "Round 1 is published." in done.content.decode()
+    assert FlightRound.objects.get(flight=draw_flight, part="main", number=1).published_at
+    published = en.get(_url("flight-manage", slug=event.slug, flight_id=draw_flight.pk))
+    assert '<input type="hidden" name="part" value="main">' in published.content.decode()
 
 
 def test_registering_players_search_walk_in_and_withdraw(en, event, director):
@@ -412,7 +437,7 @@ def test_draw_and_publish(en, event, director):
     publish = _url("round-publish", slug=event.slug, flight_id=flight.pk)
     done = en.post(publish, {"ranking": "main", "number": "1"}, follow=True)
     assert "Round 1 is published." in done.content.decode()
-    assert FlightRound.objects.get(flight=flight, ranking="main", number=1).published_at
+    assert FlightRound.objects.get(flight=flight, part="main", number=1).published_at
     refused = en.post(publish, {"ranking": "main", "number": "9"}, follow=True)
     assert "This flight has no such round." in refused.content.decode()
 

@@ -71,15 +71,13 @@ DIRECTOR_WRITES = {
         event_id=f.event_id, by=by, name="B", format="swiss", options={"rounds": 3}
     ),
     "flight_round_set": lambda f, m, by: flight_round_set(
-        flight_id=f.pk, by=by, ranking="main", number=2, match_length=7
+        flight_id=f.pk, by=by, part="main", number=2, match_length=7
     ),
     "entry_register": lambda f, m, by: entry_register(
         flight_id=Flight.objects.get(event_id=f.event_id, name="Side").pk, by=by, name="Walk In"
     ),
     "entry_withdraw": lambda f, m, by: entry_withdraw(entry_id=m.entry_b_id, by=by),
-    "round_publish": lambda f, m, by: round_publish(
-        flight_id=f.pk, by=by, ranking="main", number=1
-    ),
+    "round_publish": lambda f, m, by: round_publish(flight_id=f.pk, by=by, part="main", number=1),
     "result_enter": lambda f, m, by: result_enter(match_id=m.pk, by=by, score_a=5, score_b=2),
     "match_set_table": lambda f, m, by: match_set_table(match_id=m.pk, by=by, table=9),
 }
@@ -361,16 +359,14 @@ def test_flight_options_and_round_settings_are_validated(event, director):
         clock_policy="allowed",
     )
     with pytest.raises(ValidationFailed) as part:
-        flight_round_set(flight_id=flight.pk, by=director, ranking="main", number=1)
+        flight_round_set(flight_id=flight.pk, by=director, part="main", number=1)
     assert part.value.code == "invalid_part"
     row = flight_round_set(
-        flight_id=flight.pk, by=director, ranking="final", number=9, match_length=11
+        flight_id=flight.pk, by=director, part="final", number=9, match_length=11
     )
     assert (row.match_length, row.clock_preset, row.clock_policy) == (11, "usbgf", "allowed")
     with pytest.raises(ValidationFailed):
-        flight_round_set(
-            flight_id=flight.pk, by=director, ranking="final", number=9, match_length=99
-        )
+        flight_round_set(flight_id=flight.pk, by=director, part="final", number=9, match_length=99)
 
 
 def test_random_draw_records_its_seed_and_repeats_with_it(director):

@@ -251,7 +251,7 @@ class FlightPublishApi(APIView):
         row = round_publish(
             flight_id=flight_id,
             by=request.user,
-            ranking=data["ranking"],
+            part=data["part"],
             number=data.get("number"),
         )
         return Response(FlightRoundOutput(row).data)

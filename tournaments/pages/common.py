@@ -19,7 +19,7 @@ CUBES = (1, 2, 4, 8, 16, 32, 64)
 
 
 def part_title(part: str) -> str:
-    """The name of a part (``ranking``) of a flight, for headings."""
+    """The name of a part of a flight, for headings."""
     return {
         "main": _("Main draw"),
         "consolation": _("Consolation"),

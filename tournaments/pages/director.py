@@ -18,7 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -32,8 +32,8 @@ from games.tableclock_pages import format_clock_ms
 from games.web import act_and_redirect, next_or
 from tournaments import pairing, selectors
 from tournaments.models import (
+    FORMAT_PARTS,
     OPEN,
-    PARTS,
     ClockPolicy,
     Entry,
     Event,
@@ -107,10 +107,25 @@ def _match_manage_url(event: Event, match_id: int) -> str:
     return reverse("tournaments:match-manage", kwargs={"slug": event.slug, "match_id": match_id})
 
 
+def _posted_part(post: QueryDict) -> str:
+    """The part a round form posts: ``part``, or ``ranking``, its former name (a page
+    opened before the rename; accepted for one release, like the API's)."""
+    return post.get("part", post.get("ranking", ""))
+
+
+def _with_part(post: QueryDict) -> QueryDict:
+    """``post`` with its part under ``part`` (:func:`_posted_part`)."""
+    if "part" in post or "ranking" not in post:
+        return post
+    data = post.copy()
+    data["part"] = post["ranking"]
+    return data
+
+
 def _parts(flight: Flight) -> tuple[str, ...]:
     if flight.bracket:
         return tuple(pairing.Bracket.from_dict(flight.bracket).parts)
-    return PARTS[flight.format]
+    return FORMAT_PARTS[flight.format]
 
 
 @login_required
@@ -271,14 +286,14 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
             ]
             if p.pk not in entered
         ][:SEARCH_LIMIT]
-    settings = {(r.ranking, r.number): r for r in flight.rounds.all()}
+    settings = {(r.part, r.number): r for r in flight.rounds.all()}
     matches = list(
         flight.matches.select_related("entry_a__player", "entry_b__player").order_by(
-            "ranking", "round", "index"
+            "part", "round", "index"
         )
     )
     keys = sorted(
-        {(m.ranking, m.round) for m in matches} | set(settings),
+        {(m.part, m.round) for m in matches} | set(settings),
         key=lambda k: (_parts(flight).index(k[0]) if k[0] in _parts(flight) else 99, k[1]),
     )
     rounds = [
@@ -287,7 +302,7 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
             "part_title": part_title(part) if part else "",
             "number": number,
             "settings": settings.get((part, number)),
-            "count": sum(1 for m in matches if (m.ranking, m.round) == (part, number)),
+            "count": sum(1 for m in matches if (m.part, m.round) == (part, number)),
         }
         for part, number in keys
     ]
@@ -320,7 +335,7 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
 @require_POST
 def flight_round_set(request: HttpRequest, event: Event, flight_id: int) -> HttpResponseRedirect:
     flight = _flight_of(event, flight_id)
-    form = RoundForm(request.POST, parts=_parts(flight))
+    form = RoundForm(_with_part(request.POST), parts=_parts(flight))
     if not form.is_valid():
         _form_error(request, form)
         return redirect(_flight_manage_url(event, flight.pk))
@@ -333,7 +348,7 @@ def flight_round_set(request: HttpRequest, event: Event, flight_id: int) -> Http
         lambda: flights.flight_round_set(
             flight_id=flight.pk,
             by=request.user,
-            ranking=data.get("ranking") or "",
+            part=data.get("part") or "",
             number=data["number"],
             match_length=data.get("match_length"),
             clock_preset=None if data.get("clock_preset") == "-" else data.get("clock_preset", ""),
@@ -415,7 +430,7 @@ def round_publish(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
         lambda: draw.round_publish(
             flight_id=flight.pk,
             by=request.user,
-            ranking=request.POST.get("ranking", ""),
+            part=_posted_part(request.POST),
             number=number,
         ),
         to=_flight_manage_url(event, flight.pk),
@@ -436,7 +451,7 @@ def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         flight__event=event,
     )
     corrections = list(row.corrections.select_related("by").order_by("-at", "-id"))
-    settings = row.flight.rounds.filter(ranking=row.ranking, number=row.round).first()
+    settings = row.flight.rounds.filter(part=row.part, number=row.round).first()
     policy = settings.clock_policy if settings else row.flight.clock_policy
     reports = [
         (side, entry, report)

@@ -146,7 +146,7 @@ class DirectorForm(forms.Form):
 
 
 class RoundForm(forms.Form):
-    ranking = forms.ChoiceField(label=gettext_lazy("Part"), required=False)
+    part = forms.ChoiceField(label=gettext_lazy("Part"), required=False)
     number = forms.IntegerField(label=gettext_lazy("Round"), min_value=1, max_value=99)
     match_length = forms.IntegerField(
         label=gettext_lazy("Match length"), min_value=1, max_value=25, required=False
@@ -171,4 +171,4 @@ class RoundForm(forms.Form):
 
     def __init__(self, *args: Any, parts: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["ranking"].choices = [(p, part_title(p)) for p in parts]
+        self.fields["part"].choices = [(p, part_title(p)) for p in parts]

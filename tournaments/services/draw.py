@@ -29,7 +29,7 @@ from tournaments.services.common import lock_flight, pairing_error, require_dire
 
 
 def _round_settings(flight: Flight) -> dict[tuple[str, int], FlightRound]:
-    return {(r.ranking, r.number): r for r in flight.rounds.all()}
+    return {(r.part, r.number): r for r in flight.rounds.all()}
 
 
 def _length_for(
@@ -90,7 +90,7 @@ def flight_draw(*, flight_id: int, by: Any, seed: int | None = None) -> Flight:
                     TournamentMatch(
                         flight=flight,
                         slot_key=s.key,
-                        ranking=s.part,
+                        part=s.part,
                         round=s.round,
                         index=s.index,
                         match_length=_length_for(flight, rounds, s.part, s.round),
@@ -127,7 +127,7 @@ def _pairing_rows(
         TournamentMatch(
             flight=flight,
             slot_key=f"R{rnd.number}-{i}",
-            ranking="",
+            part="",
             round=rnd.number,
             index=i,
             entry_a_id=int(a),
@@ -142,7 +142,7 @@ def _pairing_rows(
             TournamentMatch(
                 flight=flight,
                 slot_key=f"R{rnd.number}-bye",
-                ranking="",
+                part="",
                 round=rnd.number,
                 index=len(rows) + 1,
                 entry_a_id=int(rnd.bye),
@@ -155,19 +155,19 @@ def _pairing_rows(
 
 
 def _publish(
-    flight: Flight, ranking: str, number: int, rounds: dict[tuple[str, int], FlightRound]
+    flight: Flight, part: str, number: int, rounds: dict[tuple[str, int], FlightRound]
 ) -> FlightRound:
-    row = rounds.get((ranking, number))
+    row = rounds.get((part, number))
     if row is None:
         row = FlightRound(
             flight=flight,
-            ranking=ranking,
+            part=part,
             number=number,
             match_length=flight.match_length,
             clock_preset=flight.clock_preset,
             clock_policy=flight.clock_policy,
         )
-        rounds[(ranking, number)] = row
+        rounds[(part, number)] = row
     if row.published_at is None:
         row.published_at = timezone.now()
         row.save()
@@ -191,11 +191,11 @@ def _swiss_round(
 
 
 def round_publish(
-    *, flight_id: int, by: Any, ranking: str = "", number: int | None = None
+    *, flight_id: int, by: Any, part: str = "", number: int | None = None
 ) -> FlightRound:
     """Publish a round's pairings. Swiss: pair the next round from the standings (every
     match of the round before must have a result); others: mark round ``number`` of part
-    ``ranking`` published (its matches exist from the draw)."""
+    ``part`` published (its matches exist from the draw)."""
     with transaction.atomic():
         flight = lock_flight(flight_id)
         require_director(by, flight.event)
@@ -204,7 +204,7 @@ def round_publish(
         rounds = _round_settings(flight)
         if flight.format == Format.SWISS:
             published = max(
-                (n for (part, n), r in rounds.items() if r.published_at and part == ""),
+                (n for (p, n), r in rounds.items() if r.published_at and p == ""),
                 default=0,
             )
             following = published + 1
@@ -225,10 +225,10 @@ def round_publish(
                 raise pairing_error(exc) from None
             advance(flight, notify_rows=list(flight.matches.filter(round=following)))
             return rounds[("", following)]
-        if number is None or (ranking, number) not in {
-            (m.ranking, m.round) for m in flight.matches.only("ranking", "round")
+        if number is None or (part, number) not in {
+            (m.part, m.round) for m in flight.matches.only("part", "round")
         }:
             raise ValidationFailed("invalid_round", _("This flight has no such round."))
-        row = _publish(flight, ranking, number, rounds)
+        row = _publish(flight, part, number, rounds)
         touch(flight)
         return row

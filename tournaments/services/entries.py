@@ -73,7 +73,7 @@ def _late_entry(flight: Flight, entry: Entry, *, by: Any) -> None:
     seeds = list(flight.entries.filter(seed__isnull=False).order_by("seed"))
     entry.seed = len(seeds) + 1
     if flight.format == Format.SWISS:
-        published = flight.rounds.filter(ranking="", published_at__isnull=False).count()
+        published = flight.rounds.filter(part="", published_at__isnull=False).count()
         if published >= flight.options["rounds"]:
             raise closed
         entry.save()

@@ -19,7 +19,7 @@ from tournaments.messages import pairing_message
 from tournaments.models import (
     BRACKET_FORMATS,
     BUILDER_OPTIONS,
-    PARTS,
+    FORMAT_PARTS,
     ClockPolicy,
     Event,
     Flight,
@@ -162,7 +162,7 @@ def flight_round_set(
     *,
     flight_id: int,
     by: Any,
-    ranking: str,
+    part: str,
     number: int,
     match_length: int | None = None,
     clock_preset: str | None = None,
@@ -176,10 +176,10 @@ def flight_round_set(
     with transaction.atomic():
         flight = lock_flight(flight_id)
         require_director(by, flight.event)
-        parts = PARTS[flight.format]
+        parts = FORMAT_PARTS[flight.format]
         if flight.bracket:
             parts = pairing.Bracket.from_dict(flight.bracket).parts
-        if ranking not in parts:
+        if part not in parts:
             raise ValidationFailed(
                 "invalid_part",
                 _("This flight's parts are: %(parts)s.") % {"parts": ", ".join(parts) or "-"},
@@ -188,10 +188,10 @@ def flight_round_set(
             raise ValidationFailed("invalid_round", _("Rounds are numbered from 1."))
         if match_length is not None:
             _check_length(match_length)
-        current = FlightRound.objects.filter(flight=flight, ranking=ranking, number=number).first()
+        current = FlightRound.objects.filter(flight=flight, part=part, number=number).first()
         row = current or FlightRound(
             flight=flight,
-            ranking=ranking,
+            part=part,
             number=number,
             match_length=flight.match_length,
             clock_preset=flight.clock_preset,
@@ -210,7 +210,7 @@ def flight_round_set(
         if match_length is not None:
             TournamentMatch.objects.filter(
                 flight=flight,
-                ranking=ranking,
+                part=part,
                 round=number,
                 decided_at__isnull=True,
                 online_match__isnull=True,

@@ -36,7 +36,7 @@ def match_start_online(*, match_id: int, by: Any, clock: bool | None = None) -> 
         if row.online_match_id is not None:
             raise Conflict("already_online", _("This match is already being played online."))
         settings = FlightRound.objects.filter(
-            flight=flight, ranking=row.ranking, number=row.round
+            flight=flight, part=row.part, number=row.round
         ).first()
         preset = settings.clock_preset if settings else flight.clock_preset
         policy = settings.clock_policy if settings else flight.clock_policy

@@ -378,7 +378,7 @@ def _later_results_to_reset(
             )
         ]
         if not blocked:
-            return sorted(found.values(), key=lambda m: (m.round, m.ranking, m.index))
+            return sorted(found.values(), key=lambda m: (m.round, m.part, m.index))
         for m in blocked:
             found[m.slot_key] = m
             results.pop(m.slot_key, None)

@@ -61,13 +61,13 @@ class Command(BaseCommand):
             options={"entry_rounds": 1},
             match_length=5,
         )
-        flight_round_set(flight_id=flight.pk, by=director, ranking="main", number=2, match_length=7)
-        flight_round_set(flight_id=flight.pk, by=director, ranking="main", number=3, match_length=9)
+        flight_round_set(flight_id=flight.pk, by=director, part="main", number=2, match_length=7)
+        flight_round_set(flight_id=flight.pk, by=director, part="main", number=3, match_length=9)
         for player in players:
             entry_register(flight_id=flight.pk, by=director, player_id=player.pk)
         flight_draw(flight_id=flight.pk, by=director)
         first = TournamentMatch.objects.filter(
-            flight=flight, ranking="main", round=1, status=TournamentMatch.Status.READY
+            flight=flight, part="main", round=1, status=TournamentMatch.Status.READY
         ).order_by("index")
         for row, (a, b) in zip(first, ROUND_ONE, strict=False):
             result_enter(match_id=row.pk, by=director, score_a=a, score_b=b)
