@@ -231,12 +231,15 @@ class FlightCreateInput(serializers.Serializer):
     clock_policy = serializers.ChoiceField(choices=ClockPolicy.choices, default=ClockPolicy.OFF)
 
 
+# The part of an input: ``part`` (default ``""``), or ``ranking``, its former name,
+# accepted for one release (both given: they must agree). A comment, not a docstring: the
+# schema would show it as the description of every input built on it.
 class _PartInput(serializers.Serializer):
-    """``part`` (default ``""``), or ``ranking``, its former name: accepted for one release
-    (both given: they must agree)."""
-
     part = serializers.CharField(
-        max_length=20, allow_blank=True, required=False, help_text="the bracket part; '' for Swiss"
+        max_length=20,
+        allow_blank=True,
+        required=False,
+        help_text="the bracket part; '' (the default) for Swiss",
     )
     ranking = serializers.CharField(
         max_length=20, allow_blank=True, required=False, help_text=RANKING_DEPRECATED
