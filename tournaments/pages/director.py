@@ -61,9 +61,9 @@ from tournaments.pages.forms import (
 )
 from tournaments.services import draw, entries, events, flights, results
 
+#: Seconds between the refreshes of the director's list of unfinished matches (no
+#: JavaScript needed).
 MANAGE_REFRESH_SECONDS = 30
-
-
 #: Players listed for one search on the registration form.
 SEARCH_LIMIT = 20
 

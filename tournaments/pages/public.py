@@ -22,8 +22,7 @@ from tournaments import bracketview, bridge, pairing, selectors
 from tournaments.models import OPEN, Event, Flight, TournamentMatch
 from tournaments.pages.common import CUBES, game_rows, part_title, status_text
 
-#: Seconds between the refreshes of the wall display and of the director's list of
-#: unfinished matches (no JavaScript needed).
+#: Seconds between the refreshes of the wall display (no JavaScript needed).
 WALL_REFRESH_SECONDS = 30
 
 

@@ -16,11 +16,8 @@ from tournaments.services.common import touch
 
 #: The place columns of an entry (written by :func:`_store_places` only).
 PLACE_FIELDS = ("place", "place_label", "side_part", "side_place_label")
-
-
 #: Up to this many distinct new places, one plain ``UPDATE`` each; more: one bulk update.
 PLACE_UPDATES = 2
-
 
 _STATUS = {
     "pending": TournamentMatch.Status.PENDING,
