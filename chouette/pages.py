@@ -6,10 +6,12 @@ player's totals per session.
 Plain Django function views, like :mod:`tournaments.pages`. Every page works without
 JavaScript: each action is a form post to the same services the API uses
 (:mod:`chouette.services`), answered by a redirect (POST-redirect-GET) and, when a
-service refuses, the error's human message through :mod:`django.contrib.messages`. The
-game entry's **Preview** is the one post answered with a page: it saves nothing and
-shows the same form again with every player's points. The scoreboard refreshes itself
-with a ``<meta http-equiv="refresh">`` (no JavaScript needed).
+service refuses, the error's human message through :mod:`django.contrib.messages`
+(:func:`games.web.act_and_redirect`; the new session's form and the game entry are
+rendered again with status 400 instead, keeping what was typed). The game entry's
+**Preview** is the one post answered with a page: it saves nothing and shows the same
+form again with every player's points. The scoreboard refreshes itself with a
+``<meta http-equiv="refresh">`` (no JavaScript needed).
 
 Who sees what: anyone reads the list, a scoreboard, a summary and a player's totals.
 The session's creator, its players with a login and staff (:func:`services.may_write`)
@@ -41,6 +43,7 @@ from chouette.messages import rule_message
 from chouette.models import ChouetteSession
 from games.errors import ApplicationError, ValidationFailed
 from games.models import Player
+from games.web import act_and_redirect, show_refusal
 
 #: Seconds between the refreshes of the scoreboard (phone) and of the wall display.
 REFRESH_SECONDS = 30
@@ -68,10 +71,6 @@ ROLE_LABELS = {
 
 
 # ====================================================================== access
-def _error(request: HttpRequest, exc: ApplicationError) -> None:
-    messages.error(request, str(exc.detail))
-
-
 def _form_error(request: HttpRequest, form: forms.Form) -> None:
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else ""
@@ -238,7 +237,7 @@ def session_create(request: HttpRequest) -> HttpResponse:
             rolls=_parse_rolls(data["rolls"], chosen),
         )
     except ApplicationError as exc:
-        _error(request, exc)
+        show_refusal(request, exc)
         sessions = ChouetteSession.objects.all()[:LIST_LIMIT]
         return render(
             request, "chouette/session_list.html", {"sessions": sessions, "form": form}, status=400
@@ -316,46 +315,44 @@ def seat_change(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     if service is None or not raw.isdigit():
         messages.error(request, _("Choose a player."))
         return redirect(_scoreboard_url(session.pk))
-    try:
-        service(
+    return act_and_redirect(
+        request,
+        lambda: service(
             session_id=session.pk,
             by=request.user,
             player_id=int(raw),
             expected_version=_version(request),
-        )
-    except ApplicationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, _("The seating has changed."))
-    return redirect(_scoreboard_url(session.pk))
+        ),
+        to=_scoreboard_url(session.pk),
+        success=_("The seating has changed."),
+    )
 
 
 @require_POST
 @writer_required
 def game_undo(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
-    try:
-        services.game_undo_last(
+    return act_and_redirect(
+        request,
+        lambda: services.game_undo_last(
             session_id=session.pk, by=request.user, expected_version=_version(request)
-        )
-    except ApplicationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, _("The last game has been undone."))
-    return redirect(_scoreboard_url(session.pk))
+        ),
+        to=_scoreboard_url(session.pk),
+        success=_("The last game has been undone."),
+    )
 
 
 @require_POST
 @writer_required
 def session_end(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
-    try:
-        services.session_end(
+    return act_and_redirect(
+        request,
+        lambda: services.session_end(
             session_id=session.pk, by=request.user, expected_version=_version(request)
-        )
-    except ApplicationError as exc:
-        _error(request, exc)
-        return redirect(_scoreboard_url(session.pk))
-    messages.success(request, _("The session has ended."))
-    return redirect("chouette:summary", session_id=session.pk)
+        ),
+        to=_scoreboard_url(session.pk),
+        success=_("The session has ended."),
+        then=lambda _ended: reverse("chouette:summary", kwargs={"session_id": session.pk}),
+    )
 
 
 # ====================================================================== game entry
@@ -470,7 +467,7 @@ def game_entry(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
                 "captain": board.names.get(int(found.seating_after.captain), ""),
             }
         except ApplicationError as exc:
-            _error(request, exc)
+            show_refusal(request, exc)
             status = 400
     profile = board.profile
     seated = [

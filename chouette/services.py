@@ -57,23 +57,13 @@ def _is_authenticated(user: Any) -> bool:
     return bool(user is not None and getattr(user, "is_authenticated", False) and user.is_active)
 
 
-def player_of(user: Any) -> Player | None:
-    """The user's player, or ``None``."""
-    if not _is_authenticated(user):
-        return None
-    try:
-        return user.player  # type: ignore[no-any-return]
-    except Player.DoesNotExist:
-        return None
-
-
 def may_write(user: Any, session: ChouetteSession) -> bool:
     """The creator, the session's players with a login, and staff (module docstring)."""
     if not _is_authenticated(user):
         return False
     if user.is_staff or user.is_superuser or session.created_by_id == user.pk:
         return True
-    player = player_of(user)
+    player = Player.of_user(user)
     return player is not None and session.participants.filter(player=player).exists()
 
 

@@ -13,9 +13,9 @@ class TournamentsConfig(AppConfig):
         from games.signals import match_finished
 
         from . import notifications  # noqa: F401
-        from .pages import player_section_context
+        from .pages.public import player_section_context
         from .selectors import result_links, result_will_be_rated
-        from .services import on_match_finished
+        from .services.online import on_match_finished
 
         # A tournament match played online reports itself when its last game ends.
         match_finished.connect(on_match_finished, dispatch_uid="tournaments.match_finished")

@@ -1,29 +1,29 @@
 """Knockout brackets drawn as server-side SVG: a pure layout, then a string renderer.
 
-Pure Python, no Django, no database (like :mod:`games.boardsvg`): a view resolves the
+Pure Python, no Django, no database (like :mod:`games.play.boardsvg`): a view resolves the
 bracket (:func:`tournaments.pairing.resolve`), calls :func:`layout` with the entrants'
-display names, and embeds :func:`render_svg` of each returned :class:`FlightLayout` in
+display names, and embeds :func:`render_svg` of each returned :class:`PartLayout` in
 the page.
 
-One layout per **flight** (``main``, ``consolation``, ``last_chance``; for double
-elimination ``winners``, ``losers`` and ``final``), in play order. ``FlightLayout.ranking``
-says which ranking the flight belongs to (the three double-elimination flights share
-``main``). Within a flight:
+One layout per **part** (``main``, ``consolation``, ``last_chance``; for double
+elimination ``winners``, ``losers`` and ``final``), in play order. ``PartLayout.ranking``
+says which ranking the part belongs to (the three double-elimination parts share
+``main``). Within a part:
 
 * one **column** per round, left to right, with a title;
 * one **box** per slot: two rows (side ``a`` above ``b``), each with a name and a score,
   and a small caption above the box (table number, status text);
-* **connectors** from a slot to the slot of the same flight that its winner goes to.
-  Drops into another flight (losers to a consolation or losers' bracket) are not drawn;
+* **connectors** from a slot to the slot of the same part that its winner goes to.
+  Drops into another part (losers to a consolation or losers' bracket) are not drawn;
   each side keeps its :class:`~tournaments.pairing.Source` (``data-source``) instead.
 
-Placement is the classic look: slots that no slot of their flight feeds (usually round
+Placement is the classic look: slots that no slot of their part feeds (usually round
 1) are stacked top to bottom in the order the tree is walked (side ``a`` first), and
 every later slot is centred between its feeders (on its single feeder for a feed-in
 round). Each slot is within the vertical span of the slots it descends from, and slots of
 one column descend from disjoint slots, so boxes of a column never overlap.
 
-Translation: this module has no gettext (ARCHITECTURE.md). Round titles come from the
+Translation: this module has no gettext (docs/architecture.md). Round titles come from the
 ``round_title`` callable, which receives a :class:`RoundName` (a stable ``code`` such as
 ``"semi_final"`` plus numbers) and returns the text; the default is English. The few
 words drawn inside boxes ("bye", "w/o", "—", "Table 4") come from :class:`Labels`. The
@@ -35,7 +35,8 @@ page wraps it in a horizontally scrolling container. Every element carries CSS c
 and colours are presentation attributes (the lowest CSS priority), so a stylesheet can
 theme it:
 
-* ``svg.bracket.bracket-{flight}``;
+* ``svg.bracket.bracket-{part}[data-ranking=RANKING][data-part=PART]`` (also
+  ``data-flight``, the part's former name, for one release);
 * ``text.round-title[data-round=N]`` one per column;
 * ``path.connector`` (``connector-advanced`` once the feeder is decided);
 * ``g.slot.slot-{status}[data-slot=KEY]`` (status: ``pending``, ``ready``, ``played``,
@@ -67,9 +68,8 @@ __all__ = [
     "Box",
     "Column",
     "Connector",
-    "FlightLayout",
     "Labels",
-    "RankingLayout",
+    "PartLayout",
     "RoundCode",
     "RoundName",
     "RoundTitle",
@@ -121,14 +121,14 @@ SideKind = Literal["entrant", "bye", "pending"]
 class RoundName:
     """What a column is, for :data:`RoundTitle` to put into words.
 
-    ``code``: ``final`` (the last round of the flight), ``semi_final`` and
+    ``code``: ``final`` (the last round of the part), ``semi_final`` and
     ``quarter_final`` (the knockout rounds just before it, with 2 and 4 matches),
     ``reset`` (double elimination's second final), else ``round``. ``number`` is the
-    bracket's round number within the flight (1-based; the double-elimination ``final``
-    flight continues the losers' numbering). ``rounds_total`` is the number of columns.
+    bracket's round number within the part (1-based; the double-elimination ``final``
+    part continues the losers' numbering). ``rounds_total`` is the number of columns.
     """
 
-    flight: str
+    part: str
     code: RoundCode
     number: int
     rounds_total: int
@@ -235,7 +235,7 @@ class Box:
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    """One round of a flight: position (``x`` of its boxes), name and title."""
+    """One round of a part: position (``x`` of its boxes), name and title."""
 
     index: int
     round: int
@@ -257,15 +257,15 @@ class Connector:
 
 
 @dataclass(frozen=True)
-class FlightLayout:
-    """One flight laid out, in viewBox units (``width`` x ``height``).
+class PartLayout:
+    """One part laid out, in viewBox units (``width`` x ``height``).
 
-    ``champion`` is the winner's row of the ranking's last slot, when this flight holds
+    ``champion`` is the winner's row of the ranking's last slot, when this part holds
     that slot and it is decided (drawn after the last column at ``champion_at``).
     """
 
     ranking: str
-    flight: str
+    part: str
     width: float
     height: float
     columns: tuple[Column, ...]
@@ -279,15 +279,11 @@ class FlightLayout:
         object.__setattr__(self, "_by_key", {b.key: b for b in self.boxes})
 
     def box(self, key: str) -> Box:
-        """The box of slot ``key`` (``KeyError`` if it is not in this flight)."""
+        """The box of slot ``key`` (``KeyError`` if it is not in this part)."""
         return self._by_key[key]
 
     def __contains__(self, key: object) -> bool:
         return key in self._by_key
-
-
-RankingLayout = FlightLayout
-"""Former name (one layout per flight, which for most formats is one per ranking)."""
 
 
 # ------------------------------------------------------------------------ layout
@@ -350,9 +346,9 @@ def _caption(detail: SlotDetail | None, labels: Labels) -> str:
     return " · ".join(parts)
 
 
-def _flight_layout(
+def _part_layout(
     ranking: str,
-    flight: str,
+    part: str,
     slots: list[Slot],
     terminal: str,
     resolved: Mapping[str, ResolvedSlot],
@@ -360,7 +356,7 @@ def _flight_layout(
     details: Mapping[str, SlotDetail],
     round_title: RoundTitle,
     labels: Labels,
-) -> FlightLayout:
+) -> PartLayout:
     keys = {s.key for s in slots}
     rounds = sorted({s.round for s in slots})
     col_of = {r: i for i, r in enumerate(rounds)}
@@ -438,7 +434,7 @@ def _flight_layout(
     codes = _round_codes(slots, rounds)
     columns = []
     for i, r in enumerate(rounds):
-        name = RoundName(flight, codes[r], r, len(rounds))
+        name = RoundName(part, codes[r], r, len(rounds))
         columns.append(Column(i, r, col_x[i], name, round_title(name)))
 
     width: float = col_x[-1] + BOX_W + MARGIN
@@ -452,9 +448,9 @@ def _flight_layout(
             champion = last.a if final.winner_side == "a" else last.b
             champion_at = (last.x + last.width + COL_GAP, last.cy)
     height = first_centre + max(leaves - 1, 0) * PITCH + BOX_H / 2 + MARGIN
-    return FlightLayout(
+    return PartLayout(
         ranking=ranking,
-        flight=flight,
+        part=part,
         width=width,
         height=height,
         columns=tuple(columns),
@@ -473,8 +469,8 @@ def layout(
     details: Mapping[str, SlotDetail] | None = None,
     round_title: RoundTitle = english_round_title,
     labels: Labels = DEFAULT_LABELS,
-) -> list[FlightLayout]:
-    """Lay out every flight of ``bracket`` (in play order; see the module docstring).
+) -> list[PartLayout]:
+    """Lay out every part of ``bracket`` (in play order; see the module docstring).
 
     ``resolved``: :func:`tournaments.pairing.resolve` of the bracket. ``names``: entrant
     id -> display name (an id without a name is shown as ``str(id)``). ``details``: slot
@@ -483,20 +479,20 @@ def layout(
     details = details or {}
     ranking_of: dict[str, str] = {}
     terminal_of: dict[str, str] = {}
-    for ranking, flights in bracket.rankings().items():
-        ranking_slots = [s for s in bracket.slots if s.flight in flights]
-        for f in flights:
+    for ranking, parts in bracket.rankings().items():
+        ranking_slots = [s for s in bracket.slots if s.part in parts]
+        for f in parts:
             ranking_of[f] = ranking
         if ranking_slots:
             terminal_of[ranking] = ranking_slots[-1].key
     out = []
-    for flight in bracket.flights:
-        ranking = ranking_of.get(flight, flight)
+    for part in bracket.parts:
+        ranking = ranking_of.get(part, part)
         out.append(
-            _flight_layout(
+            _part_layout(
                 ranking,
-                flight,
-                [s for s in bracket.slots if s.flight == flight],
+                part,
+                [s for s in bracket.slots if s.part == part],
                 terminal_of.get(ranking, ""),
                 resolved,
                 names,
@@ -590,27 +586,28 @@ def _draw_box(out: list[str], box: Box) -> None:
     out.append("</g>")
 
 
-def render_svg(layout: FlightLayout, *, title: str = "", min_scale: float = 0.8) -> str:
-    """One flight as a standalone ``<svg>`` string (see the module docstring).
+def render_svg(layout: PartLayout, *, title: str = "", min_scale: float = 0.8) -> str:
+    """One part as a standalone ``<svg>`` string (see the module docstring).
 
     ``title``: the accessible name (already translated), used for ``aria-label`` and
-    ``<title>``; the flight's code when empty. ``min_scale``: CSS pixels per viewBox unit
+    ``<title>``; the part's code when empty. ``min_scale``: CSS pixels per viewBox unit
     below which the drawing does not shrink (a ``min-width``; the page scrolls instead);
     ``0`` for none.
     """
-    label = title or layout.flight
+    label = title or layout.part
     style = f"min-width:{round(layout.width * min_scale)}px" if min_scale > 0 else None
     out: list[str] = []
     svg = _attrs(
         xmlns="http://www.w3.org/2000/svg",
-        class_=f"bracket bracket-{layout.flight}",
+        class_=f"bracket bracket-{layout.part}",
         viewBox=f"0 0 {_n(layout.width)} {_n(layout.height)}",
         width="100%",
         preserveAspectRatio="xMinYMin meet",
         role="img",
         aria_label=label,
         data_ranking=layout.ranking,
-        data_flight=layout.flight,
+        data_part=layout.part,
+        data_flight=layout.part,  # its former name, kept for one release like the API's
         font_family=FONT,
         font_size=FONT_SIZE,
         style=style,

@@ -16,16 +16,19 @@ store what it needs and what it produced:
   service layer keeps the rows in step with :func:`tournaments.pairing.resolve`.
 * :class:`ResultCorrection` - the audit row of every change to a result that stood.
 
-``ranking`` on rounds and matches is the **part** of the flight a slot belongs to: the
-pairing package's slot flight (``main``, ``consolation``, ``last_chance``, ``winners``,
-``losers``, ``final``), or ``""`` for Swiss and round robin. Finishing orders are kept
-per pairing ranking: every part is its own, except that double elimination ranks
-``winners``, ``losers`` and ``final`` together as ``main``.
+``part`` on rounds and matches is the part of the flight's bracket a slot belongs to:
+the pairing package's slot part (``main``, ``consolation``, ``last_chance``, ``winners``,
+``losers``, ``final``), or ``""`` for Swiss and round robin. A **ranking** is a group of
+parts with one finishing order: every part is its own, except that double elimination
+ranks ``winners``, ``losers`` and ``final`` together as ``main``. (A flight itself is a
+division of the event: one draw.)
 
 Writes go through :mod:`tournaments.services` only.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -60,7 +63,8 @@ class Event(models.Model):
     )
     #: Whether the event's results count for the players' ratings (issue 8); decided
     #: for each result as it comes to stand, so it changes only before the first result
-    #: is in the rating ledger (:func:`tournaments.services.event_update` refuses after).
+    #: is in the rating ledger (:func:`tournaments.services.events.event_update` refuses
+    #: after).
     rated = models.BooleanField(
         _("rated"),
         default=True,
@@ -75,6 +79,15 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def is_director(self, user: Any) -> bool:
+        """Whether ``user`` may run this event: one of its directors, or a superuser
+        (active accounts only; never an anonymous visitor). One query at most."""
+        if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+            return False
+        if user.is_superuser:
+            return True
+        return self.directors.filter(pk=user.pk).exists()
 
 
 class Format(models.TextChoices):
@@ -94,6 +107,33 @@ BRACKET_FORMATS: dict[str, str] = {
     Format.PROGRESSIVE_CONSOLATION: "progressive",
     Format.LAST_CHANCE: "last_chance",
     Format.DOUBLE_ELIMINATION: "double",
+}
+
+
+#: The parts (``part`` values) of each format, for round settings before the draw.
+FORMAT_PARTS: dict[str, tuple[str, ...]] = {
+    Format.SINGLE_ELIMINATION: ("main",),
+    Format.CONSOLATION: ("main", "consolation"),
+    Format.PROGRESSIVE_CONSOLATION: ("main", "consolation"),
+    Format.LAST_CHANCE: ("main", "last_chance"),
+    Format.DOUBLE_ELIMINATION: ("winners", "losers", "final"),
+    Format.SWISS: ("",),
+    Format.ROUND_ROBIN: ("",),
+}
+
+#: The bracket builders' options (``Flight.options``), per knockout format.
+BUILDER_OPTIONS: dict[str, tuple[str, ...]] = {
+    Format.SINGLE_ELIMINATION: (),
+    Format.CONSOLATION: ("entry_rounds",),
+    Format.PROGRESSIVE_CONSOLATION: ("last_entry_round",),
+    Format.LAST_CHANCE: ("entry_rounds",),
+    Format.DOUBLE_ELIMINATION: ("bracket_reset",),
+}
+
+#: Default season points (``Flight.options["season_points"]``): per match win, by part.
+DEFAULT_SEASON_POINTS: dict[str, Any] = {
+    "per_win": {"main": 12, "consolation": 8, "last_chance": 2},
+    "per_place": {},
 }
 
 
@@ -169,12 +209,12 @@ class Flight(models.Model):
 
 
 class FlightRound(models.Model):
-    """Settings of one round of one part (``ranking``) of a flight."""
+    """Settings of one round of one part of a flight."""
 
     flight = models.ForeignKey(
         Flight, verbose_name=_("flight"), on_delete=models.CASCADE, related_name="rounds"
     )
-    ranking = models.CharField(_("part"), max_length=20, blank=True)
+    part = models.CharField(_("part"), max_length=20, blank=True)
     number = models.PositiveSmallIntegerField(_("round"))
     match_length = models.PositiveSmallIntegerField(_("match length"))
     clock_preset = models.CharField(_("clock preset"), max_length=20, blank=True)
@@ -187,15 +227,15 @@ class FlightRound(models.Model):
     class Meta:
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
-        ordering = ["flight", "ranking", "number"]
+        ordering = ["flight", "part", "number"]
         constraints = [
             models.UniqueConstraint(
-                fields=["flight", "ranking", "number"], name="flight_round_unique"
+                fields=["flight", "part", "number"], name="flight_round_unique"
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.flight} {self.ranking} {self.number}".replace("  ", " ")
+        return f"{self.flight} {self.part} {self.number}".replace("  ", " ")
 
 
 class Entry(models.Model):
@@ -220,7 +260,7 @@ class Entry(models.Model):
     #: a double elimination together; the Swiss / round robin standings), as
     #: :func:`tournaments.selectors.flight_finishing_order` gives it, once it is final:
     #: ``place`` the group's best place (3 for "3-4"), ``place_label`` as shown.
-    #: Written by :mod:`tournaments.services` whenever a flight changes (see
+    #: Written by :mod:`tournaments.services.advancing` whenever a flight changes (see
     #: ``_store_places``), empty while the entrant is still playing; read by the player
     #: page (:func:`tournaments.selectors.player_placings`) without computing brackets.
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
@@ -276,7 +316,7 @@ class TournamentMatch(models.Model):
         Flight, verbose_name=_("flight"), on_delete=models.CASCADE, related_name="matches"
     )
     slot_key = models.CharField(_("slot"), max_length=20)
-    ranking = models.CharField(_("part"), max_length=20, blank=True)
+    part = models.CharField(_("part"), max_length=20, blank=True)
     round = models.PositiveSmallIntegerField(_("round"))
     index = models.PositiveSmallIntegerField(_("match number"))
     entry_a = models.ForeignKey(
@@ -365,6 +405,19 @@ class TournamentMatch(models.Model):
             "score_b": self.score_b,
             "games": self.games,
         }
+
+
+#: The matches to be played now: both players known, no result yet.
+OPEN = (TournamentMatch.Status.READY, TournamentMatch.Status.REPORTED)
+#: The matches that are over: played, walked over or a bye.
+DONE = (
+    TournamentMatch.Status.CONFIRMED,
+    TournamentMatch.Status.WALKOVER,
+    TournamentMatch.Status.BYE,
+)
+#: The matches whose results the services put into the rating ledger: played results
+#: that stand (walkovers and byes are not in it; a reset takes a result out).
+IN_LEDGER = models.Q(status=TournamentMatch.Status.CONFIRMED, decided_at__isnull=False)
 
 
 class ResultCorrection(models.Model):

@@ -29,9 +29,17 @@ from django.db.models import QuerySet
 from django.urls import reverse
 
 from games.ratings.sources import is_rated
-from tournaments import pairing
-from tournaments.models import Entry, Event, Flight, FlightRound, TournamentMatch
-from tournaments.services import DEFAULT_SEASON_POINTS, IN_LEDGER, OPEN, match_results
+from tournaments import bridge, pairing
+from tournaments.models import (
+    DEFAULT_SEASON_POINTS,
+    IN_LEDGER,
+    OPEN,
+    Entry,
+    Event,
+    Flight,
+    FlightRound,
+    TournamentMatch,
+)
 
 
 @dataclass(frozen=True)
@@ -55,13 +63,13 @@ def flight_bracket(*, flight_id: int) -> BracketPage:
     round settings, the matches with both sides' entries and players."""
     flight = Flight.objects.select_related("event").get(pk=flight_id)
     entries = list(flight.entries.select_related("player").order_by("seed", "pk"))
-    rounds = {(r.ranking, r.number): r for r in flight.rounds.all()}
+    rounds = {(r.part, r.number): r for r in flight.rounds.all()}
     matches = list(
         flight.matches.select_related("entry_a__player", "entry_b__player").order_by("pk")
     )
     parts: dict[str, dict[int, list[TournamentMatch]]] = defaultdict(lambda: defaultdict(list))
     for m in matches:
-        parts[m.ranking][m.round].append(m)
+        parts[m.part][m.round].append(m)
     for by_round in parts.values():
         for ms in by_round.values():
             ms.sort(key=lambda m: m.index)
@@ -83,13 +91,8 @@ class StandingRow:
 def flight_standings(*, flight: Flight) -> list[StandingRow]:
     """Swiss / round robin standings of the drawn entries (two queries)."""
     entries = list(flight.entries.filter(seed__isnull=False).select_related("player"))
-    entries.sort(key=lambda e: e.seed or 0)
     by_id = {e.pk: e for e in entries}
-    table = pairing.standings(
-        [e.pk for e in entries],
-        match_results(list(flight.matches.all())),
-        order=flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
-    )
+    table = bridge.standings(flight, entries, list(flight.matches.all()))
     return [StandingRow(s, by_id[int(s.player)]) for s in table]
 
 
@@ -123,14 +126,7 @@ def flight_finishing_order(*, flight: Flight) -> dict[str, list[PlaceRow]]:
     entries = {e.pk: e for e in flight.entries.select_related("player")}
     rows = list(flight.matches.all())
     bracket = pairing.Bracket.from_dict(flight.bracket)
-    seeds = [e.pk for e in sorted(entries.values(), key=lambda e: e.seed or 0) if e.seed]
-    results = {
-        m.slot_key: pairing.Result(m.winner, walkover=m.status == TournamentMatch.Status.WALKOVER)
-        for m in rows
-        if m.decided_at is not None and m.winner
-    }
-    withdrawn = {e.pk for e in entries.values() if e.status == Entry.Status.WITHDRAWN}
-    resolved = pairing.resolve(bracket, seeds, results, withdrawn)
+    resolved = bridge.resolve(flight, entries.values(), rows, bracket=bracket)
     return {
         name: [
             PlaceRow(p.rank, p.label, [entries[int(e)] for e in p.entrants], p.final) for p in order
@@ -164,7 +160,7 @@ def flight_season_points(*, flight: Flight) -> list[tuple[Entry, int]]:
     for m in flight.matches.filter(decided_at__isnull=False).exclude(winner=""):
         winner = m.entry_a_id if m.winner == "a" else m.entry_b_id
         if winner is not None:
-            points[winner] += per_win.get(m.ranking, per_win.get("*", 0))
+            points[winner] += per_win.get(m.part, per_win.get("*", 0))
     if per_place:
         for ranking, places in flight_finishing_order(flight=flight).items():
             scale = per_place.get(ranking, [])
@@ -188,7 +184,7 @@ def event_unfinished_matches(*, event_id: int) -> QuerySet[TournamentMatch]:
 
 def event_has_rated_results(*, event_id: int) -> bool:
     """Whether results of the event are in the rating ledger (then its ``rated`` no
-    longer changes: :func:`tournaments.services.event_update`). One query."""
+    longer changes: :func:`tournaments.services.events.event_update`). One query."""
     return TournamentMatch.objects.filter(IN_LEDGER, flight__event_id=event_id).exists()
 
 
@@ -276,7 +272,7 @@ __all__ = [
 
 def result_links(source_keys: Sequence[str]) -> dict[str, str]:
     """The flight page (at the match's row) of each ``tmatch:<id>`` ledger key, for the
-    player page's results (``games.player_sections``). One query for all of them."""
+    player page's results (``games.players.sections``). One query for all of them."""
     ids = {int(k.partition(":")[2]): k for k in source_keys if k.partition(":")[2].isdigit()}
     rows = TournamentMatch.objects.filter(pk__in=list(ids)).values_list(
         "pk", "flight_id", "flight__event__slug"

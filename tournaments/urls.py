@@ -4,81 +4,81 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from . import pages
+from .pages import director, player, public
 
 app_name = "tournaments"
 
 public = [
-    path("", pages.event_list, name="event-list"),
-    path("<slug:slug>/", pages.event_page, name="event"),
-    path("<slug:slug>/flights/<int:flight_id>/", pages.flight_page, name="flight"),
+    path("", public.event_list, name="event-list"),
+    path("<slug:slug>/", public.event_page, name="event"),
+    path("<slug:slug>/flights/<int:flight_id>/", public.flight_page, name="flight"),
     path(
         "<slug:slug>/flights/<int:flight_id>/finishing-order.csv",
-        pages.flight_finishing_order_csv,
+        public.flight_finishing_order_csv,
         name="flight-finishing-order-csv",
     ),
 ]
 
 player = [
-    path("<slug:slug>/matches/<int:match_id>/report/", pages.match_report, name="match-report"),
-    path("<slug:slug>/matches/<int:match_id>/confirm/", pages.match_confirm, name="match-confirm"),
+    path("<slug:slug>/matches/<int:match_id>/report/", player.match_report, name="match-report"),
+    path("<slug:slug>/matches/<int:match_id>/confirm/", player.match_confirm, name="match-confirm"),
     path(
         "<slug:slug>/matches/<int:match_id>/online/",
-        pages.match_start_online,
+        player.match_start_online,
         name="match-online",
     ),
 ]
 
 director = [
-    path("new/", pages.event_create, name="event-create"),
-    path("<slug:slug>/manage/", pages.event_manage, name="event-manage"),
-    path("<slug:slug>/manage/settings/", pages.event_update, name="event-update"),
-    path("<slug:slug>/manage/flights/", pages.flight_create, name="flight-create"),
-    path("<slug:slug>/manage/directors/", pages.event_add_director, name="event-add-director"),
+    path("new/", director.event_create, name="event-create"),
+    path("<slug:slug>/manage/", director.event_manage, name="event-manage"),
+    path("<slug:slug>/manage/settings/", director.event_update, name="event-update"),
+    path("<slug:slug>/manage/flights/", director.flight_create, name="flight-create"),
+    path("<slug:slug>/manage/directors/", director.event_add_director, name="event-add-director"),
     path(
         "<slug:slug>/manage/flights/<int:flight_id>/",
-        pages.flight_manage,
+        director.flight_manage,
         name="flight-manage",
     ),
     path(
         "<slug:slug>/manage/flights/<int:flight_id>/rounds/",
-        pages.flight_round_set,
+        director.flight_round_set,
         name="flight-round-set",
     ),
     path(
         "<slug:slug>/manage/flights/<int:flight_id>/entries/",
-        pages.entry_register,
+        director.entry_register,
         name="entry-register",
     ),
     path(
         "<slug:slug>/manage/flights/<int:flight_id>/draw/",
-        pages.flight_draw,
+        director.flight_draw,
         name="flight-draw",
     ),
     path(
         "<slug:slug>/manage/flights/<int:flight_id>/publish/",
-        pages.round_publish,
+        director.round_publish,
         name="round-publish",
     ),
     path(
         "<slug:slug>/manage/entries/<int:entry_id>/withdraw/",
-        pages.entry_withdraw,
+        director.entry_withdraw,
         name="entry-withdraw",
     ),
-    path("<slug:slug>/manage/matches/<int:match_id>/", pages.match_manage, name="match-manage"),
+    path("<slug:slug>/manage/matches/<int:match_id>/", director.match_manage, name="match-manage"),
     path(
         "<slug:slug>/manage/matches/<int:match_id>/result/",
-        pages.match_enter,
+        director.match_enter,
         name="match-enter",
     ),
     path(
         "<slug:slug>/manage/matches/<int:match_id>/correct/",
-        pages.match_correct,
+        director.match_correct,
         name="match-correct",
     ),
     path(
         "<slug:slug>/manage/matches/<int:match_id>/table/",
-        pages.match_set_table,
+        director.match_set_table,
         name="match-table",
     ),
 ]

@@ -15,8 +15,9 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.tournaments.factories import DirectorFactory, EventFactory, flight_with, rated_players
-from tournaments import services
 from tournaments.models import Flight, TournamentMatch
+from tournaments.services.draw import flight_draw
+from tournaments.services.results import result_enter
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,9 +34,7 @@ def _play_to_the_end(flight: Flight, director) -> None:
             return
         for m in ready:
             a_wins = m.entry_a.seed < m.entry_b.seed
-            services.result_enter(
-                match_id=m.pk, by=director, score_a=int(a_wins), score_b=int(not a_wins)
-            )
+            result_enter(match_id=m.pk, by=director, score_a=int(a_wins), score_b=int(not a_wins))
 
 
 def _png_pixels(data: bytes, *, rows: int) -> tuple[int, int, list[bytes]]:
@@ -110,7 +109,7 @@ def finished_double_elimination():
         name="Main",
         options={"bracket_reset": True},
     )
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     _play_to_the_end(flight, director)
     flight.refresh_from_db()
     assert flight.status == "finished"
@@ -157,7 +156,7 @@ def test_the_champion_of_128_players_shows_in_the_bracket_and_on_the_wall(
     assert 0.03 < dark / total < 0.8, (dark, total, box)
 
     # The accessible text version lists the final with the champion.
-    last = TournamentMatch.objects.filter(flight=flight, ranking="final").order_by("round").last()
+    last = TournamentMatch.objects.filter(flight=flight, part="final").order_by("round").last()
     table = browser.find_element(By.ID, f"round-final-{last.round}")
     assert champion.name in table.text
 

@@ -9,8 +9,9 @@ import factory
 from django.contrib.auth.models import Permission
 
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
-from tournaments import services
 from tournaments.models import Event
+from tournaments.services.entries import entry_register
+from tournaments.services.flights import flight_create
 
 
 class DirectorFactory(UserFactory):
@@ -52,11 +53,11 @@ def rated_players(n: int, *, with_login: bool = False, top: int = 2000) -> list:
 def flight_with(event, players, *, format="single_elimination", director=None, **kwargs):
     """A flight of ``event`` with ``players`` registered (not drawn)."""
     director = director or event.directors.first()
-    flight = services.flight_create(
+    flight = flight_create(
         event_id=event.pk, by=director, name=kwargs.pop("name", "Main"), format=format, **kwargs
     )
     for p in players:
-        services.entry_register(flight_id=flight.pk, by=director, player_id=p.pk)
+        entry_register(flight_id=flight.pk, by=director, player_id=p.pk)
     return flight
 
 

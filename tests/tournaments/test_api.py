@@ -17,7 +17,6 @@ from tests.tournaments.factories import (
     rated_players,
     sheet,
 )
-from tournaments import services
 from tournaments.models import (
     Entry,
     Event,
@@ -26,6 +25,8 @@ from tournaments.models import (
     ResultCorrection,
     TournamentMatch,
 )
+from tournaments.services.draw import flight_draw
+from tournaments.services.results import result_enter, result_report
 
 pytestmark = pytest.mark.django_db
 
@@ -39,11 +40,11 @@ def club(event, director):
     already decided), a side flight taking entries, and every kind of actor."""
     players = rated_players(6, with_login=True)
     flight = flight_with(event, players[:4])
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     side = flight_with(event, players[4:], name="Side")
     m11 = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
     m12 = TournamentMatch.objects.get(flight=flight, slot_key="M1-2")
-    services.result_enter(match_id=m12.pk, by=director, score_a=5, score_b=1)
+    result_enter(match_id=m12.pk, by=director, score_a=5, score_b=1)
     return {
         "event": event,
         "flight": flight,
@@ -182,7 +183,7 @@ ACTORS = ["anonymous", "player", "other_player", "director", "other_director"]
 def test_the_authorization_matrix_of_every_write_endpoint(club, write, actor):
     if write == "result_confirm":
         # The opponent (seed 4) reported first: there is something to confirm.
-        services.result_report(match_id=club["m11"].pk, by=club["opponent"], score_a=5, score_b=3)
+        result_report(match_id=club["m11"].pk, by=club["opponent"], score_a=5, score_b=3)
     path, body = WRITES[write](club)
     before = _snapshot()
     send = getattr(_client(club["actors"][actor]), METHODS.get(write, "post"))
@@ -215,6 +216,52 @@ def test_reads_are_public(club):
     m12 = anonymous.get(f"/api/v1/tournament-matches/{club['m12'].pk}/").json()
     assert (m12["winner"], m12["score_a"], m12["score_b"]) == ("a", 5, 1)
     assert anonymous.get("/api/v1/flights/999999/").status_code == 404
+
+
+def test_a_bracket_part_is_a_part_and_its_former_name_still_answers(club):
+    detail = _client().get(f"/api/v1/flights/{club['flight'].pk}/").json()
+    slots = detail["bracket"]["slots"]
+    assert {s["part"] for s in slots} == {"main"}
+    assert all(s["flight"] == s["part"] for s in slots)  # deprecated alias
+    assert "flight" not in Flight.objects.get(pk=club["flight"].pk).bracket["slots"][0]
+
+
+def test_rounds_and_matches_name_their_part_part_and_ranking_still_answers(club, director):
+    api = _client(director)
+    flight = club["flight"]
+    row = api.post(
+        f"/api/v1/flights/{flight.pk}/rounds/",
+        {"part": "main", "number": 2, "match_length": 7},
+        format="json",
+    )
+    assert row.status_code == 200, row.json()
+    assert (row.json()["part"], row.json()["ranking"]) == ("main", "main")
+    old = api.post(
+        f"/api/v1/flights/{flight.pk}/rounds/",
+        {"ranking": "main", "number": 2, "match_length": 9},
+        format="json",
+    )
+    assert (old.status_code, old.json()["part"]) == (200, "main")
+    assert FlightRound.objects.get(flight=flight, part="main", number=2).match_length == 9
+    before = _snapshot()
+    both = api.post(
+        f"/api/v1/flights/{flight.pk}/rounds/",
+        {"part": "main", "ranking": "final", "number": 2, "match_length": 5},
+        format="json",
+    )
+    assert both.status_code == 400 and _snapshot() == before
+    published = api.post(
+        f"/api/v1/flights/{flight.pk}/publish/", {"part": "main", "number": 1}, format="json"
+    )
+    assert published.status_code == 200 and published.json()["part"] == "main"
+    detail = _client().get(f"/api/v1/flights/{flight.pk}/").json()
+    assert all(m["part"] == m["ranking"] == "main" for m in detail["matches"])
+    assert {(r["part"], r["ranking"], r["number"]) for r in detail["rounds"]} == {
+        ("main", "main", 1),
+        ("main", "main", 2),
+    }
+    match = _client().get(f"/api/v1/tournament-matches/{club['m11'].pk}/").json()
+    assert match["part"] == match["ranking"] == "main"
 
 
 def test_a_knockout_run_through_the_api_with_a_crawford_cube_refused(director):

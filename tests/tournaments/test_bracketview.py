@@ -3,7 +3,7 @@
 Every format is built at field sizes 2, 3, 13, 16, 65 and 128 with the pairing builders,
 played to the end (and halfway) with seeded random results and a withdrawal, laid out and
 drawn; the checks are the ones a page relies on: one box per slot, no overlapping boxes
-in a column, connectors pointing forward within a flight, the champion shown as the
+in a column, connectors pointing forward within a part, the champion shown as the
 winner of the final, byes and unknown players labelled, user names escaped, valid XML.
 """
 
@@ -20,8 +20,8 @@ import pytest
 
 from tournaments.bracketview import (
     CAPTION_H,
-    FlightLayout,
     Labels,
+    PartLayout,
     RoundName,
     SlotDetail,
     english_round_title,
@@ -90,7 +90,7 @@ def svg_texts(svg: str) -> list[str]:
     return [el.text or "" for el in root.iter(f"{SVG}text")]
 
 
-def check_geometry(lay: FlightLayout) -> None:
+def check_geometry(lay: PartLayout) -> None:
     keys = {b.key for b in lay.boxes}
     by_column: dict[int, list[Any]] = {}
     for box in lay.boxes:
@@ -108,7 +108,7 @@ def check_geometry(lay: FlightLayout) -> None:
         assert lay.box(con.source).round < lay.box(con.target).round
         assert con.points[0][0] == lay.box(con.source).x + lay.box(con.source).width
         assert con.points[-1] == (lay.box(con.target).x, lay.box(con.target).row_y(con.side))
-    # the classic look: a slot fed by two slots of its flight sits halfway between them
+    # the classic look: a slot fed by two slots of its part sits halfway between them
     feeders: dict[str, list[str]] = {}
     for con in lay.connectors:
         feeders.setdefault(con.target, []).append(con.source)
@@ -128,8 +128,8 @@ def test_every_format_and_size_played_out(fmt: str, options: dict[str, Any], n: 
     names = names_for(seeds)
     layouts = layout(bracket, resolved, names)
 
-    # one layout per flight, one box per slot
-    assert [lay.flight for lay in layouts] == list(bracket.flights)
+    # one layout per part, one box per slot
+    assert [lay.part for lay in layouts] == list(bracket.parts)
     assert Counter(b.key for lay in layouts for b in lay.boxes) == Counter(
         s.key for s in bracket.slots
     )
@@ -156,8 +156,8 @@ def test_every_format_and_size_played_out(fmt: str, options: dict[str, Any], n: 
     for ranking, places in finishing_order(bracket, resolved).items():
         champions = places[0].entrants
         assert len(champions) == 1 and places[0].final
-        flights = bracket.rankings()[ranking]
-        terminal = [s for s in bracket.slots if s.flight in flights][-1].key
+        parts = bracket.rankings()[ranking]
+        terminal = [s for s in bracket.slots if s.part in parts][-1].key
         (holder,) = (lay for lay in layouts if terminal in lay)
         final = holder.box(terminal)
         winner = final.a if final.a.winner else final.b
@@ -200,6 +200,16 @@ def test_halfway_shows_pending_and_ready(fmt: str, options: dict[str, Any]) -> N
     assert "connector-advanced" in svg and 'class="connector"' in svg
 
 
+def test_each_svg_names_its_ranking_and_its_part() -> None:
+    bracket = build_bracket("double", 8)
+    seeds: list[EntrantId] = list(range(1, 9))
+    _, resolved = play(bracket, seeds, random.Random(3), waves=1)
+    for lay in layout(bracket, resolved, names_for(seeds)):
+        svg = render_svg(lay)
+        assert f'data-ranking="main" data-part="{lay.part}"' in svg
+        assert f'data-flight="{lay.part}"' in svg  # the former name, for one release
+
+
 def test_round_titles_codes_and_translation() -> None:
     bracket = build_single_elimination(16)
     resolved = resolve(bracket, list(range(1, 17)))
@@ -211,11 +221,11 @@ def test_round_titles_codes_and_translation() -> None:
 
     def translate(name: RoundName) -> str:
         seen.append(name)
-        return f"{name.flight}:{name.code}:{name.number}/{name.rounds_total}"
+        return f"{name.part}:{name.code}:{name.number}/{name.rounds_total}"
 
     double = build_double_elimination(8, bracket_reset=True)
     lays = layout(double, resolve(double, list(range(1, 9))), {}, round_title=translate)
-    titles = {lay.flight: [c.title for c in lay.columns] for lay in lays}
+    titles = {lay.part: [c.title for c in lay.columns] for lay in lays}
     assert titles["winners"] == [
         "winners:quarter_final:1/3",
         "winners:semi_final:2/3",

@@ -17,8 +17,10 @@ from rest_framework.test import APIClient
 from games.errors import Conflict
 from games.models import RatedResult
 from tests.tournaments.factories import DirectorFactory, EventFactory, flight_with, rated_players
-from tournaments import services
 from tournaments.models import ResultCorrection, TournamentMatch
+from tournaments.services.draw import flight_draw
+from tournaments.services.events import event_update
+from tournaments.services.results import result_enter
 
 THREADS = 20
 
@@ -28,7 +30,7 @@ def test_twenty_directors_entering_one_result_at_once_record_exactly_one():
     director = DirectorFactory()
     event = EventFactory(director=director)
     flight = flight_with(event, rated_players(4))
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     row = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
     final = TournamentMatch.objects.get(flight=flight, slot_key="M2-1")
     token = Token.objects.create(user=director).key
@@ -119,11 +121,11 @@ def test_a_result_recorded_while_rated_changes_follows_the_new_flag():
     director = DirectorFactory()
     event = EventFactory(director=director)
     flight = flight_with(event, rated_players(2))
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     row = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
     out = _race(
-        lambda: services.event_update(event_id=event.pk, by=director, rated=False),
-        lambda: services.result_enter(match_id=row.pk, by=director, score_a=5, score_b=1),
+        lambda: event_update(event_id=event.pk, by=director, rated=False),
+        lambda: result_enter(match_id=row.pk, by=director, score_a=5, score_b=1),
     )
     assert not isinstance(out["first"], Exception), out
     assert not isinstance(out["second"], Exception), out
@@ -135,11 +137,11 @@ def test_rated_cannot_change_while_a_result_is_being_recorded():
     director = DirectorFactory()
     event = EventFactory(director=director)
     flight = flight_with(event, rated_players(2))
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     row = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
     out = _race(
-        lambda: services.result_enter(match_id=row.pk, by=director, score_a=5, score_b=1),
-        lambda: services.event_update(event_id=event.pk, by=director, rated=False),
+        lambda: result_enter(match_id=row.pk, by=director, score_a=5, score_b=1),
+        lambda: event_update(event_id=event.pk, by=director, rated=False),
     )
     assert isinstance(out["second"], Conflict) and out["second"].code == "event_has_results"
     assert RatedResult.objects.get().rated is True

@@ -23,7 +23,7 @@ def test_the_demo_tournament_is_loaded_once_with_its_first_round_played(client):
     # share 5-8 (they play on in the consolation); the winners are still in the running.
     losers = {
         m.entry_b_id if m.winner == "a" else m.entry_a_id
-        for m in TournamentMatch.objects.filter(flight=flight, ranking="main", round=1)
+        for m in TournamentMatch.objects.filter(flight=flight, part="main", round=1)
     }
     places = {e.pk: (e.place, e.place_label, e.side_part) for e in flight.entries.all()}
     assert {places[pk] for pk in losers} == {(5, "5-8", "")}

@@ -12,8 +12,11 @@ from games.errors import ValidationFailed
 from games.models import Notification
 from games.notifications.services import notification_text
 from tests.tournaments.factories import crawford_cube_sheet, flight_with, rated_players, sheet
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.models import Event, Flight, TournamentMatch
+from tournaments.services.draw import flight_draw
+from tournaments.services.flights import flight_round_set
+from tournaments.services.results import result_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -33,10 +36,10 @@ def test_thirteen_players_main_and_progressive_consolation_to_the_finals(event, 
         event, players, format="progressive_consolation", match_length=5, name="Open"
     )
     for number, length in enumerate((5, 5, 7, 9), start=1):
-        services.flight_round_set(
-            flight_id=flight.pk, by=director, ranking="main", number=number, match_length=length
+        flight_round_set(
+            flight_id=flight.pk, by=director, part="main", number=number, match_length=length
         )
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     flight.refresh_from_db()
     assert flight.status == Flight.Status.DRAWN
     assert flight.bracket["size"] == 16
@@ -46,7 +49,7 @@ def test_thirteen_players_main_and_progressive_consolation_to_the_finals(event, 
     assert [m.slot_key[:2] for m in ready] == ["M1"] * 5
     assert [m.table for m in ready] == [1, 2, 3, 4, 5]
     assert {m.match_length for m in ready} == {5}
-    assert TournamentMatch.objects.filter(flight=flight, ranking="main", status="bye").count() == 3
+    assert TournamentMatch.objects.filter(flight=flight, part="main", status="bye").count() == 3
     first = ready[0]
     note = Notification.objects.get(recipient=first.entry_a.player, kind="match_ready")
     # Stored in the club's language; the pages render it again in the reader's.
@@ -69,22 +72,20 @@ def test_thirteen_players_main_and_progressive_consolation_to_the_finals(event, 
             # The better seed always wins, so the final places are known in advance.
             a, b = seed_of[m.entry_a.player_id], seed_of[m.entry_b.player_id]
             winner = 1 if a < b else 2
-            if m.ranking == "main":
+            if m.part == "main":
                 assert m.match_length == (5, 5, 7, 9)[m.round - 1], m.slot_key
             else:
                 assert m.match_length == 5, m.slot_key
-            if not refused_once and m.ranking == "main" and m.round == 3:
+            if not refused_once and m.part == "main" and m.round == 3:
                 before = _snapshot()
                 with pytest.raises(ValidationFailed) as refused:
-                    services.result_enter(
-                        match_id=m.pk, by=director, games=crawford_cube_sheet(winner, 7)
-                    )
+                    result_enter(match_id=m.pk, by=director, games=crawford_cube_sheet(winner, 7))
                 assert refused.value.code == "crawford_cube"
                 assert refused.value.extra["game"] == 7
                 assert "Crawford" in str(refused.value.detail)
                 assert _snapshot() == before
                 refused_once = True
-            done = services.result_enter(
+            done = result_enter(
                 match_id=m.pk,
                 by=director,
                 games=sheet(winner, m.match_length),

@@ -13,8 +13,10 @@ from games.errors import Conflict, PermissionDenied, ValidationFailed
 from games.models import RatedResult
 from tests.factories import UserFactory, UserPlayerFactory, api_client
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
-from tournaments import services
 from tournaments.models import Event, TournamentMatch
+from tournaments.services.draw import flight_draw
+from tournaments.services.events import event_update
+from tournaments.services.results import result_correct, result_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +34,7 @@ def _drawn(event, n=4):
     director = event.directors.get()
     players = rated_players(n, with_login=True)
     flight = flight_with(event, players, match_length=3)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     return flight, players
 
 
@@ -47,7 +49,7 @@ def _row(event):
 # ---------------------------------------------------------------------- the service
 def test_the_settings_change_and_rated_only_before_the_first_rated_result(event, director):
     flight, _players = _drawn(event)
-    updated = services.event_update(
+    updated = event_update(
         event_id=event.pk,
         by=director,
         name="  Téli Kupa ",
@@ -61,43 +63,43 @@ def test_the_settings_change_and_rated_only_before_the_first_rated_result(event,
 
     # A walkover is not in the rating ledger: the flag still changes.
     first, second = _ready(flight)
-    services.result_enter(match_id=first.pk, by=director, walkover_winner="a")
-    services.event_update(event_id=event.pk, by=director, rated=True)
+    result_enter(match_id=first.pk, by=director, walkover_winner="a")
+    event_update(event_id=event.pk, by=director, rated=True)
     # A played result is: the flag no longer changes, in either direction.
-    services.result_enter(match_id=second.pk, by=director, score_a=3, score_b=1)
+    result_enter(match_id=second.pk, by=director, score_a=3, score_b=1)
     assert RatedResult.objects.get().rated is True
     before = _row(event)
     with pytest.raises(Conflict) as refused:
-        services.event_update(event_id=event.pk, by=director, name="Más", rated=False)
+        event_update(event_id=event.pk, by=director, name="Más", rated=False)
     assert refused.value.code == "event_has_results"
     assert refused.value.extra == {"rated": True}
     assert _row(event) == before  # nothing changed, not even the name
     # The value it has is no change: the other settings still save.
-    services.event_update(event_id=event.pk, by=director, name="Más", rated=True)
+    event_update(event_id=event.pk, by=director, name="Más", rated=True)
     assert _row(event)["name"] == "Más"
 
 
 def test_an_unrated_event_records_its_results_unrated_after_the_change(event, director):
     flight, _players = _drawn(event)
-    services.event_update(event_id=event.pk, by=director, rated=False)
+    event_update(event_id=event.pk, by=director, rated=False)
     m = _ready(flight).first()
-    services.result_enter(match_id=m.pk, by=director, score_a=3, score_b=0)
+    result_enter(match_id=m.pk, by=director, score_a=3, score_b=0)
     row = RatedResult.objects.get()
     assert row.rated is False and row.change1 is None
     with pytest.raises(Conflict):
-        services.event_update(event_id=event.pk, by=director, rated=True)
+        event_update(event_id=event.pk, by=director, rated=True)
 
 
 def test_a_reset_result_no_longer_counts(event, director):
     """Once the only played result is corrected into a walkover it leaves the ledger."""
     flight, _players = _drawn(event, n=2)
     (final,) = _ready(flight)
-    services.result_enter(match_id=final.pk, by=director, score_a=3, score_b=0)
+    result_enter(match_id=final.pk, by=director, score_a=3, score_b=0)
     with pytest.raises(Conflict):
-        services.event_update(event_id=event.pk, by=director, rated=False)
-    services.result_correct(match_id=final.pk, by=director, reason="no show", walkover_winner="a")
+        event_update(event_id=event.pk, by=director, rated=False)
+    result_correct(match_id=final.pk, by=director, reason="no show", walkover_winner="a")
     assert not RatedResult.objects.exists()
-    assert services.event_update(event_id=event.pk, by=director, rated=False).rated is False
+    assert event_update(event_id=event.pk, by=director, rated=False).rated is False
 
 
 def test_only_the_events_directors_change_it(event, director):
@@ -107,12 +109,12 @@ def test_only_the_events_directors_change_it(event, director):
     before = _row(event)
     for user in (None, UserFactory(), player.user, other_director):
         with pytest.raises(PermissionDenied) as refused:
-            services.event_update(event_id=event.pk, by=user, rated=False)
+            event_update(event_id=event.pk, by=user, rated=False)
         assert refused.value.code == "not_a_director"
     assert _row(event) == before
     with pytest.raises(ValidationFailed):
-        services.event_update(event_id=event.pk, by=director, name="  ")
-    assert services.event_update(event_id=event.pk, by=superuser, rated=False).rated is False
+        event_update(event_id=event.pk, by=director, name="  ")
+    assert event_update(event_id=event.pk, by=superuser, rated=False).rated is False
 
 
 # ---------------------------------------------------------------------- the API
@@ -175,7 +177,7 @@ def test_the_api_reads_and_writes_rated_and_refuses_it_after_results(director):
 
     flight, _players = _drawn(event)
     m = _ready(flight).first()
-    services.result_enter(match_id=m.pk, by=director, score_a=3, score_b=1)
+    result_enter(match_id=m.pk, by=director, score_a=3, score_b=1)
     before = _row(event)
     refused = api.patch(f"/api/v1/events/{event.pk}/", {"rated": False}, format="json")
     assert refused.status_code == 409
@@ -233,7 +235,7 @@ def test_the_settings_form_on_the_directors_page(en, event, director):
     # and the other settings still save; a post that changes rated (a page opened
     # before the result) is refused with the service's words, and nothing changes.
     flight, _players = _drawn(event)
-    services.result_enter(match_id=_ready(flight).first().pk, by=director, score_a=3, score_b=0)
+    result_enter(match_id=_ready(flight).first().pk, by=director, score_a=3, score_b=0)
     page = en.get(manage).content.decode()
     assert "Results of this event are in the rating list already" in page
     assert _inputs(page, "rated", attribute="disabled") == {"True": "disabled", "False": "disabled"}

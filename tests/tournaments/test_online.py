@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.actions import state_from_dict
 from games.errors import Conflict, PermissionDenied
 from games.models import Match
 from games.play import services as game_services
-from games.play.dice import ScriptedDice
-from tests.factories import UserPlayerFactory
+from tests.factories import UserPlayerFactory, finish_by_resignation
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
-from tournaments import services
 from tournaments.models import TournamentMatch
+from tournaments.services.draw import flight_draw
+from tournaments.services.online import match_start_online
 
 pytestmark = pytest.mark.django_db
 
@@ -23,27 +22,19 @@ def test_an_online_match_reports_its_result_and_the_flight_finishes(event, direc
     flight = flight_with(
         event, players, match_length=3, clock_preset="usbgf", clock_policy="required"
     )
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     final = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
     for outsider in (UserPlayerFactory().user, EventFactory().directors.get()):
         with pytest.raises(PermissionDenied):
-            services.match_start_online(match_id=final.pk, by=outsider)
-    online = services.match_start_online(match_id=final.pk, by=players[0].user)
+            match_start_online(match_id=final.pk, by=outsider)
+    online = match_start_online(match_id=final.pk, by=players[0].user)
     assert (online.length, online.player1, online.player2) == (3, players[0], players[1])
     assert online.clock is not None  # the round requires the flight's clock preset
     with pytest.raises(Conflict):
-        services.match_start_online(match_id=final.pk, by=players[1].user)
+        match_start_online(match_id=final.pk, by=players[1].user)
 
-    game = game_services.match_start(match_id=online.pk, dice=ScriptedDice((3, 1)))
-    mover = state_from_dict(game.state).player_to_act
-    loser, winner = players[mover], players[1 - mover]
-    offered = game_services.resign_offer(
-        game_id=game.pk, player=loser, expected_version=game.version, kind="backgammon"
-    )
-    game_services.resign_accept(
-        game_id=game.pk, player=winner, expected_version=offered.game.version
-    )
-    online.refresh_from_db()
+    winner, loser = finish_by_resignation(online, kind="backgammon")
+    mover = players.index(loser)
     assert online.status == Match.Status.FINISHED
 
     final.refresh_from_db()
@@ -58,14 +49,6 @@ def test_an_online_match_reports_its_result_and_the_flight_finishes(event, direc
 def test_an_unrelated_match_finishing_touches_no_tournament(event):
     a, b = UserPlayerFactory(), UserPlayerFactory()
     match = game_services.match_create(player1=a, player2=b, length=1)
-    game = game_services.match_start(match_id=match.pk, dice=ScriptedDice((3, 1)))
-    mover = state_from_dict(game.state).player_to_act
-    offered = game_services.resign_offer(
-        game_id=game.pk, player=(a, b)[mover], expected_version=game.version, kind="single"
-    )
-    game_services.resign_accept(
-        game_id=game.pk, player=(a, b)[1 - mover], expected_version=offered.game.version
-    )
-    match.refresh_from_db()
+    finish_by_resignation(match)
     assert match.status == Match.Status.FINISHED
     assert not TournamentMatch.objects.exists()

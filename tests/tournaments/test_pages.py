@@ -1,4 +1,4 @@
-"""The tournament web pages (tournaments/pages.py): who may see and post what, each
+"""The tournament web pages (tournaments/pages/): who may see and post what, each
 director form doing what its service says (and a refused post showing the service's
 message and changing nothing), a player's own report, and the bracket page's query count
 not growing with the field (8 vs 128 entrants, double elimination)."""
@@ -23,7 +23,6 @@ from tests.tournaments.factories import (
     rated_players,
     sheet,
 )
-from tournaments import services
 from tournaments.models import (
     Entry,
     Event,
@@ -32,6 +31,8 @@ from tournaments.models import (
     ResultCorrection,
     TournamentMatch,
 )
+from tournaments.services.draw import flight_draw
+from tournaments.services.results import result_enter, result_report
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +75,7 @@ def _play_ready(flight, director, *, limit: int | None = None) -> int:
             break
         for m in ready:
             a_wins = m.entry_a.seed < m.entry_b.seed
-            services.result_enter(
+            result_enter(
                 match_id=m.pk,
                 by=director,
                 score_a=m.match_length if a_wins else 0,
@@ -101,7 +102,7 @@ def drawn(event, director):
     """A drawn 4-player single elimination (length 3) of ``event``: players with logins."""
     players = rated_players(4, with_login=True)
     flight = flight_with(event, players, match_length=3)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     return flight, players
 
 
@@ -118,7 +119,7 @@ def _first(flight) -> TournamentMatch:
 def test_public_pages_render_for_anyone(en, event, director):
     players = rated_players(6)
     flight = flight_with(event, players, format="consolation", match_length=1)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     _play_ready(flight, director)
     flight.refresh_from_db()
     assert flight.status == "finished"
@@ -171,7 +172,7 @@ def test_swiss_standings_show_the_tiebreak_columns(en, event, director):
         options={"rounds": 2, "tiebreaks": ["wins", "point_difference", "buchholz"]},
         match_length=1,
     )
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     _play_ready(flight, director)
     html = en.get(_url("flight", slug=event.slug, flight_id=flight.pk)).content.decode()
     assert "Standings" in html
@@ -340,7 +341,7 @@ def test_round_settings(en, event, director):
         follow=True,
     )
     assert "The round&#x27;s settings were saved." in done.content.decode()
-    row = FlightRound.objects.get(flight=flight, ranking="main", number=2)
+    row = FlightRound.objects.get(flight=flight, part="main", number=2)
     assert (row.match_length, row.clock_preset, row.clock_policy) == (9, "seed002", "required")
     assert row.starts_at is not None and row.starts_at.hour in (13, 14)
     # Empty fields keep the settings.
@@ -355,6 +356,31 @@ def test_round_settings(en, event, director):
     )
     assert "Choose a clock preset to allow or require clocks." in refused.content.decode()
     assert _snapshot(flight) == before
+
+
+def test_the_round_forms_post_part_and_still_take_ranking_its_former_name(en, event, director):
+    flight = flight_with(event, rated_players(4), format="single_elimination")
+    en.force_login(director)
+    manage = en.get(_url("flight-manage", slug=event.slug, flight_id=flight.pk)).content.decode()
+    assert 'name="part"' in manage and 'name="ranking"' not in manage
+    url = _url("flight-round-set", slug=event.slug, flight_id=flight.pk)
+    en.post(url, {"part": "main", "number": "2", "match_length": "9", "clock_preset": "-"})
+    assert FlightRound.objects.get(flight=flight, part="main", number=2).match_length == 9
+    # Both given: the new name wins (a page of the old form cannot send both).
+    en.post(
+        url,
+        {"part": "main", "ranking": "x", "number": "2", "match_length": "7", "clock_preset": "-"},
+    )
+    assert FlightRound.objects.get(flight=flight, part="main", number=2).match_length == 7
+
+    draw_flight = flight_with(event, rated_players(4), name="Second")
+    en.post(_url("flight-draw", slug=event.slug, flight_id=draw_flight.pk))
+    publish = _url("round-publish", slug=event.slug, flight_id=draw_flight.pk)
+    done = en.post(publish, {"part": "main", "number": "1"}, follow=True)
+    assert "Round 1 is published." in done.content.decode()
+    assert FlightRound.objects.get(flight=draw_flight, part="main", number=1).published_at
+    published = en.get(_url("flight-manage", slug=event.slug, flight_id=draw_flight.pk))
+    assert '<input type="hidden" name="part" value="main">' in published.content.decode()
 
 
 def test_registering_players_search_walk_in_and_withdraw(en, event, director):
@@ -411,7 +437,7 @@ def test_draw_and_publish(en, event, director):
     publish = _url("round-publish", slug=event.slug, flight_id=flight.pk)
     done = en.post(publish, {"ranking": "main", "number": "1"}, follow=True)
     assert "Round 1 is published." in done.content.decode()
-    assert FlightRound.objects.get(flight=flight, ranking="main", number=1).published_at
+    assert FlightRound.objects.get(flight=flight, part="main", number=1).published_at
     refused = en.post(publish, {"ranking": "main", "number": "9"}, follow=True)
     assert "This flight has no such round." in refused.content.decode()
 
@@ -469,7 +495,7 @@ def test_confirming_and_correcting_with_the_audit_list(en, event, director, draw
     flight, _players = drawn
     first, second = TournamentMatch.objects.filter(flight=flight, status="ready").order_by("pk")
     reporter = first.entry_a.player.user
-    services.result_report(match_id=first.pk, by=reporter, score_a=3, score_b=0)
+    result_report(match_id=first.pk, by=reporter, score_a=3, score_b=0)
     en.force_login(director)
     page = en.get(_url("match-manage", slug=event.slug, match_id=first.pk)).content.decode()
     assert "Confirm the report" in page
@@ -501,9 +527,9 @@ def test_confirming_and_correcting_with_the_audit_list(en, event, director, draw
     assert "Rosszul írták fel" in page and f"3{DASH}0" in page and f"3{DASH}2" in page
 
     # Changing the winner once the next match is played is refused (with its slot).
-    services.result_enter(match_id=second.pk, by=director, score_a=3, score_b=0)
+    result_enter(match_id=second.pk, by=director, score_a=3, score_b=0)
     final = TournamentMatch.objects.get(flight=flight, status="ready")
-    services.result_enter(match_id=final.pk, by=director, score_a=3, score_b=0)
+    result_enter(match_id=final.pk, by=director, score_a=3, score_b=0)
     refused = en.post(correct, {"score_a": "0", "score_b": "3", "reason": "oops"}, follow=True)
     assert "Later matches were already played" in refused.content.decode()
     assert final.slot_key in refused.content.decode()
@@ -524,7 +550,7 @@ def test_setting_a_table_and_starting_online(en, event, director):
     flight = flight_with(
         event, players, match_length=3, clock_preset="usbgf", clock_policy="required"
     )
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     match = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
     en.force_login(director)
     url = _url("match-table", slug=event.slug, match_id=match.pk)
@@ -614,7 +640,7 @@ def test_a_player_reports_and_the_opponent_confirms_through_the_flight_page(
 def test_different_reports_are_refused_with_the_other_report(en, event, director, drawn):
     flight, _players = drawn
     match = _first(flight)
-    services.result_report(match_id=match.pk, by=match.entry_a.player.user, score_a=3, score_b=0)
+    result_report(match_id=match.pk, by=match.entry_a.player.user, score_a=3, score_b=0)
     en.force_login(match.entry_b.player.user)
     before = _snapshot(flight)
     refused = en.post(
@@ -644,7 +670,7 @@ def _double(event, director, n: int, name: str) -> Flight:
         match_length=1,
         options={"bracket_reset": True},
     )
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     _play_ready(flight, director, limit=6)
     return flight
 

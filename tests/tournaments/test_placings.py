@@ -18,8 +18,12 @@ from django.utils import translation
 from games.players.sections import player_sections
 from tests.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
-from tournaments import pages, selectors, services
+from tournaments import selectors
 from tournaments.models import Entry, Flight, TournamentMatch
+from tournaments.pages.public import player_section_context
+from tournaments.services.draw import flight_draw, round_publish
+from tournaments.services.entries import entry_withdraw
+from tournaments.services.results import result_correct, result_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -66,13 +70,13 @@ def _play(flight, director, *, rng=None, check=True, limit=None) -> int:
         if not ready:
             flight.refresh_from_db()
             if flight.format == "swiss" and flight.status == "drawn":
-                services.round_publish(flight_id=flight.pk, by=director)
+                round_publish(flight_id=flight.pk, by=director)
                 continue
             break
         m = ready[0]
         a_wins = rng.random() < 0.5 if rng else m.entry_a.seed < m.entry_b.seed
         n = m.match_length
-        services.result_enter(
+        result_enter(
             match_id=m.pk, by=director, score_a=n if a_wins else 0, score_b=0 if a_wins else n
         )
         entered += 1
@@ -84,7 +88,7 @@ def _play(flight, director, *, rng=None, check=True, limit=None) -> int:
 def _drawn(event, n, format, **kwargs):
     director = event.directors.get()
     flight = flight_with(event, rated_players(n), format=format, match_length=1, **kwargs)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     return flight
 
 
@@ -153,7 +157,7 @@ def test_stored_places_follow_the_finishing_order_after_every_result(
     entered = _play(flight, director, rng=rng, limit=3)
     # A withdrawal in the middle: walkovers, and the places move with them.
     playing = Entry.objects.filter(flight=flight, place__isnull=True, status="active")
-    services.entry_withdraw(entry_id=playing.order_by("-seed").first().pk, by=director)
+    entry_withdraw(entry_id=playing.order_by("-seed").first().pk, by=director)
     assert _stored(flight) == _expected(flight)
     entered += _play(flight, director, rng=rng)
     flight.refresh_from_db()
@@ -180,7 +184,7 @@ def test_a_correction_with_reset_later_clears_and_rewrites_the_places(event, dir
     flight = _drawn(event, 4, "single_elimination")
     _play(flight, director)
     m12 = TournamentMatch.objects.get(flight=flight, slot_key="M1-2")  # seed 2 beat seed 3
-    services.result_correct(
+    result_correct(
         match_id=m12.pk,
         by=director,
         reason="sheet misread",
@@ -198,12 +202,12 @@ def test_a_correction_with_reset_later_clears_and_rewrites_the_places(event, dir
     }
     assert _stored(flight) == _expected(flight)
     final = TournamentMatch.objects.get(flight=flight, slot_key="M2-1")
-    services.result_enter(match_id=final.pk, by=director, score_a=0, score_b=1)  # seed 3 wins
+    result_enter(match_id=final.pk, by=director, score_a=0, score_b=1)  # seed 3 wins
     assert _by_seed(flight)[3] == (1, "1", "", "")
     assert _by_seed(flight)[1] == (2, "2", "", "")
     # A correction of the final that keeps the winner changes nothing; one that swaps
     # it swaps the places.
-    services.result_correct(match_id=final.pk, by=director, reason="swap", score_a=1, score_b=0)
+    result_correct(match_id=final.pk, by=director, reason="swap", score_a=1, score_b=0)
     assert _by_seed(flight)[1] == (1, "1", "", "") and _by_seed(flight)[3] == (2, "2", "", "")
     assert _stored(flight) == _expected(flight)
 
@@ -242,12 +246,12 @@ def test_the_player_section_is_registered_and_lists_places_and_statuses(director
 
     won = EventFactory(director=director, name="Tavaszi Kupa")
     done = flight_with(won, [me, *rated_players(1, top=1000)], name="Open", match_length=1)
-    services.flight_draw(flight_id=done.pk, by=director)
+    flight_draw(flight_id=done.pk, by=director)
     _play(done, director)  # me (1500) seed 1 against 1000: I win
     later = EventFactory(director=director, name="Őszi Kupa")
     entered = flight_with(later, [me], name="Side")
     left = flight_with(later, [me], name="Withdrawn from")
-    services.entry_withdraw(entry_id=Entry.objects.get(flight=left, player=me).pk, by=director)
+    entry_withdraw(entry_id=Entry.objects.get(flight=left, player=me).pk, by=director)
 
     rows = selectors.player_placings(player_id=me.pk)
     assert {(p.flight.name, p.status, p.place_label) for p in rows} == {
@@ -284,7 +288,7 @@ def _flights_of(player, n: int, director) -> None:
         event = EventFactory(director=director)
         flight = flight_with(event, [player, *rated_players(1, top=1000)], match_length=1)
         if i % 3:
-            services.flight_draw(flight_id=flight.pk, by=director)
+            flight_draw(flight_id=flight.pk, by=director)
         if i % 3 == 1:
             _play(flight, director, check=False)
 
@@ -308,7 +312,7 @@ def test_the_section_costs_the_same_queries_for_1_and_for_30_flights(
         assert html.count("<tr data-entry=") == (1 if player is one else 30)
     assert counts == [1, 1]
     # The player page's context callable is the one registered.
-    assert pages.player_section_context(one)["placings"][0]["p"].entry.player_id == one.pk
+    assert player_section_context(one)["placings"][0]["p"].entry.player_id == one.pk
 
 
 def test_the_player_page_shows_the_section_at_the_same_cost_for_2_and_30_flights(client, director):

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.engine.actions import state_from_dict
-from games.play import services as game_services
-from games.play.dice import ScriptedDice
+from tests.factories import finish_by_resignation
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
-from tournaments import services
 from tournaments.models import TournamentMatch
+from tournaments.services.draw import flight_draw
+from tournaments.services.online import match_start_online
+from tournaments.services.results import result_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -26,9 +26,9 @@ def en(client):
 def test_a_tournament_result_links_to_its_flight_page(en, event, director):
     players = rated_players(2)
     flight = flight_with(event, players, match_length=3)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     final = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
-    services.result_enter(match_id=final.pk, by=director, score_a=3, score_b=1)
+    result_enter(match_id=final.pk, by=director, score_a=3, score_b=1)
     html = en.get(reverse("games:player", args=[players[0].pk])).content.decode()
     link = reverse("tournaments:flight", args=[event.slug, flight.pk]) + f"#match-{final.pk}"
     assert f'href="{link}"' in html
@@ -42,24 +42,14 @@ def test_an_online_tournament_match_shows_stakes_only_when_rated(en, director, r
     event = EventFactory(director=director, rated=rated)
     players = rated_players(2, with_login=True)
     flight = flight_with(event, players, match_length=3)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     final = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
-    online = services.match_start_online(match_id=final.pk, by=players[0].user)
+    online = match_start_online(match_id=final.pk, by=players[0].user)
     text = en.get(reverse("games:match", args=[online.pk])).content.decode()
     assert ("At stake" in text) is rated
     assert ("This match is not rated." in text) is not rated
     # Finished: the change (rated) or the note (not rated).
-    game = game_services.match_start(match_id=online.pk, dice=ScriptedDice((3, 1)))
-    mover = state_from_dict(game.state).player_to_act
-    offered = game_services.resign_offer(
-        game_id=game.pk,
-        player=players[mover],
-        expected_version=game.version,
-        kind="backgammon",
-    )
-    game_services.resign_accept(
-        game_id=game.pk, player=players[1 - mover], expected_version=offered.game.version
-    )
+    finish_by_resignation(online, kind="backgammon")
     text = en.get(reverse("games:match", args=[online.pk])).content.decode()
     assert ("Rating change" in text) is rated
     assert ("This match is not rated." in text) is not rated

@@ -1,4 +1,4 @@
-"""Tournament results in the rating ledger (``games.ratings``, issue 8): rated when the
+"""Tournament results in the rating ledger (``games.ratings.services``, issue 8): rated when the
 event is, walkovers never, corrections replay, online matches rated once."""
 
 from __future__ import annotations
@@ -7,16 +7,16 @@ from decimal import Decimal
 
 import pytest
 
-from games.engine.actions import state_from_dict
 from games.engine.rating import rate
 from games.models import Player, RatedResult
-from games.play import services as game_services
-from games.play.dice import ScriptedDice
 from games.ratings import services as ratings
-from tests.factories import UserPlayerFactory
+from tests.factories import UserPlayerFactory, finish_by_resignation
 from tests.tournaments.factories import EventFactory, flight_with
-from tournaments import services
 from tournaments.models import TournamentMatch
+from tournaments.services.draw import flight_draw
+from tournaments.services.events import event_create
+from tournaments.services.online import match_start_online
+from tournaments.services.results import result_confirm, result_correct, result_enter, result_report
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ def _match(flight, key):
 def _drawn(event, director, n=4, **kwargs):
     players = UserPlayerFactory.create_batch(n)  # all at 1500, experience 0
     flight = flight_with(event, players, director=director, **kwargs)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     return flight
 
 
@@ -43,7 +43,7 @@ def _state():
 def test_a_typed_in_result_of_a_rated_event_is_rated(event, director):
     flight = _drawn(event, director, match_length=5)
     m1 = _match(flight, "M1-1")
-    services.result_enter(match_id=m1.pk, by=director, score_a=5, score_b=2)
+    result_enter(match_id=m1.pk, by=director, score_a=5, score_b=2)
     row = RatedResult.objects.get()
     m1.refresh_from_db()
     assert (row.source, row.source_key, row.rated) == ("tournament", f"tmatch:{m1.pk}", True)
@@ -58,9 +58,9 @@ def test_a_typed_in_result_of_a_rated_event_is_rated(event, director):
 def test_results_reported_and_confirmed_by_players_are_rated(event, director):
     flight = _drawn(event, director, match_length=3)
     m1 = _match(flight, "M1-1")
-    services.result_report(match_id=m1.pk, by=m1.entry_a.player.user, score_a=1, score_b=3)
+    result_report(match_id=m1.pk, by=m1.entry_a.player.user, score_a=1, score_b=3)
     assert not RatedResult.objects.exists()  # a report alone does not stand
-    services.result_confirm(match_id=m1.pk, by=m1.entry_b.player.user)
+    result_confirm(match_id=m1.pk, by=m1.entry_b.player.user)
     row = RatedResult.objects.get()
     assert row.rated and row.winner_id == m1.entry_b.player_id and row.length == 3
 
@@ -69,7 +69,7 @@ def test_an_event_that_is_not_rated_moves_no_rating(director):
     event = EventFactory(director=director, rated=False)
     flight = _drawn(event, director, match_length=5)
     m1 = _match(flight, "M1-1")
-    services.result_enter(match_id=m1.pk, by=director, score_a=5, score_b=2)
+    result_enter(match_id=m1.pk, by=director, score_a=5, score_b=2)
     row = RatedResult.objects.get()
     assert row.rated is False and row.change1 is None
     assert set(Player.objects.values_list("rating", "experience")) == {(Decimal("1500.00"), 0)}
@@ -78,7 +78,7 @@ def test_an_event_that_is_not_rated_moves_no_rating(director):
 def test_the_event_create_service_takes_the_rated_flag(director):
     import datetime
 
-    event = services.event_create(
+    event = event_create(
         by=director, name="Barátságos", starts_on=datetime.date(2025, 5, 1), rated=False
     )
     assert event.rated is False
@@ -89,7 +89,7 @@ def test_walkovers_and_byes_are_not_rated(event, director):
     m = next(
         m for m in TournamentMatch.objects.filter(flight=flight, round=1) if m.status == "ready"
     )
-    services.result_enter(match_id=m.pk, by=director, walkover_winner="a")
+    result_enter(match_id=m.pk, by=director, walkover_winner="a")
     assert TournamentMatch.objects.filter(flight=flight, status="bye").exists()
     assert not RatedResult.objects.exists()
 
@@ -97,20 +97,20 @@ def test_walkovers_and_byes_are_not_rated(event, director):
 def test_a_correction_replays_as_a_full_replay_would_and_a_reset_takes_results_out(event, director):
     flight = _drawn(event, director, match_length=5)
     m1, m2 = _match(flight, "M1-1"), _match(flight, "M1-2")
-    services.result_enter(match_id=m1.pk, by=director, score_a=5, score_b=2)
-    services.result_enter(match_id=m2.pk, by=director, score_a=5, score_b=4)
+    result_enter(match_id=m1.pk, by=director, score_a=5, score_b=2)
+    result_enter(match_id=m2.pk, by=director, score_a=5, score_b=4)
     final = _match(flight, "M2-1")
-    services.result_enter(match_id=final.pk, by=director, score_a=5, score_b=0)
+    result_enter(match_id=final.pk, by=director, score_a=5, score_b=0)
     assert RatedResult.objects.filter(rated=True).count() == 3
     first = RatedResult.objects.get(source_key=f"tmatch:{m1.pk}")
 
     # The same winner, another score: the ledger's result is the same, nothing moves.
     before = _state()
-    services.result_correct(match_id=m1.pk, by=director, reason="5-3", score_a=5, score_b=3)
+    result_correct(match_id=m1.pk, by=director, reason="5-3", score_a=5, score_b=3)
     assert _state() == before
 
     # Another winner of M1-2: the final is reset (taken out), M1-2 replays in its place.
-    services.result_correct(
+    result_correct(
         match_id=m2.pk, by=director, reason="swapped", score_a=4, score_b=5, reset_later=True
     )
     assert not RatedResult.objects.filter(source_key=f"tmatch:{final.pk}").exists()
@@ -125,27 +125,18 @@ def test_a_correction_replays_as_a_full_replay_would_and_a_reset_takes_results_o
     assert (finalist.rating, finalist.experience) == (Decimal("1477.64"), 5)  # lost 22.36
 
     # A correction to a walkover takes the result out as well.
-    services.result_correct(match_id=m1.pk, by=director, reason="no show", walkover_winner="a")
+    result_correct(match_id=m1.pk, by=director, reason="no show", walkover_winner="a")
     assert not RatedResult.objects.filter(source_key=f"tmatch:{m1.pk}").exists()
 
 
 def test_an_online_tournament_match_is_rated_once_as_a_tournament_result(event, director):
     players = UserPlayerFactory.create_batch(2)
     flight = flight_with(event, players, director=director, match_length=1)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     final = _match(flight, "M1-1")
-    online = services.match_start_online(match_id=final.pk, by=director)
+    online = match_start_online(match_id=final.pk, by=director)
     assert online.played_for == f"tmatch:{final.pk}"
-    game = game_services.match_start(match_id=online.pk, dice=ScriptedDice((3, 1)))
-    mover = state_from_dict(game.state).player_to_act
-    a, b = online.player1, online.player2
-    offered = game_services.resign_offer(
-        game_id=game.pk, player=(a, b)[mover], expected_version=game.version, kind="single"
-    )
-    game_services.resign_accept(
-        game_id=game.pk, player=(a, b)[1 - mover], expected_version=offered.game.version
-    )
-    online.refresh_from_db()
+    finish_by_resignation(online)
     row = RatedResult.objects.get()
     assert (row.source, row.source_key) == ("tournament", f"tmatch:{final.pk}")
     assert row.match_id == online.pk and row.at == online.finished_at and row.rated

@@ -9,8 +9,11 @@ import pytest
 
 from games.errors import Conflict
 from tests.tournaments.factories import flight_with, rated_players
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.models import Flight, FlightRound, TournamentMatch
+from tournaments.services.draw import flight_draw, round_publish
+from tournaments.services.entries import entry_register, entry_withdraw
+from tournaments.services.results import result_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +22,7 @@ def _play_round(flight, director, number, seed_of):
     """Enter every open match of a round: the better seed wins 5-2."""
     for m in TournamentMatch.objects.filter(flight=flight, round=number, status="ready"):
         a_wins = seed_of[m.entry_a_id] < seed_of[m.entry_b_id]
-        services.result_enter(
+        result_enter(
             match_id=m.pk, by=director, score_a=5 if a_wins else 2, score_b=2 if a_wins else 5
         )
 
@@ -33,7 +36,7 @@ def _pairs(flight, number):
 
 def test_swiss_three_rounds_with_a_late_entry_a_withdrawal_and_standings(event, director):
     flight = flight_with(event, rated_players(7), format="swiss", options={"rounds": 3})
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     seed_of = {e.pk: e.seed for e in flight.entries.all()}
     r1 = TournamentMatch.objects.filter(flight=flight, round=1)
     assert r1.filter(status="ready").count() == 3
@@ -43,14 +46,14 @@ def test_swiss_three_rounds_with_a_late_entry_a_withdrawal_and_standings(event, 
     assert FlightRound.objects.get(flight=flight, number=1).published_at is not None
 
     with pytest.raises(Conflict) as early:
-        services.round_publish(flight_id=flight.pk, by=director)
+        round_publish(flight_id=flight.pk, by=director)
     assert early.value.code == "round_not_finished"
     _play_round(flight, director, 1, seed_of)
 
-    late = services.entry_register(flight_id=flight.pk, by=director, name="Késői Kata")
+    late = entry_register(flight_id=flight.pk, by=director, name="Késői Kata")
     assert late.late and late.seed == 8
     seed_of[late.pk] = 8
-    services.round_publish(flight_id=flight.pk, by=director)
+    round_publish(flight_id=flight.pk, by=director)
     r2 = TournamentMatch.objects.filter(flight=flight, round=2)
     assert r2.count() == 4 and not r2.filter(status="bye").exists()  # 8 players now
     assert late.pk in {x for m in r2 for x in (m.entry_a_id, m.entry_b_id)}
@@ -58,12 +61,12 @@ def test_swiss_three_rounds_with_a_late_entry_a_withdrawal_and_standings(event, 
 
     # Someone withdraws mid-round: their opponent wins by walkover.
     leaving = r2.exclude(entry_a=late).exclude(entry_b=late).first()
-    services.entry_withdraw(entry_id=leaving.entry_b_id, by=director)
+    entry_withdraw(entry_id=leaving.entry_b_id, by=director)
     leaving.refresh_from_db()
     assert leaving.status == "walkover" and leaving.winner == "a"
     _play_round(flight, director, 2, seed_of)
 
-    services.round_publish(flight_id=flight.pk, by=director, number=3)
+    round_publish(flight_id=flight.pk, by=director, number=3)
     r3 = TournamentMatch.objects.filter(flight=flight, round=3)
     playing = {x for m in r3 for x in (m.entry_a_id, m.entry_b_id) if x}
     assert leaving.entry_b_id not in playing and len(playing) == 7
@@ -74,7 +77,7 @@ def test_swiss_three_rounds_with_a_late_entry_a_withdrawal_and_standings(event, 
     flight.refresh_from_db()
     assert flight.status == Flight.Status.FINISHED
     with pytest.raises(Conflict) as over:
-        services.round_publish(flight_id=flight.pk, by=director)
+        round_publish(flight_id=flight.pk, by=director)
     assert over.value.code in ("all_rounds_published", "flight_finished")
 
     table = selectors.flight_standings(flight=flight)
@@ -89,19 +92,19 @@ def test_swiss_three_rounds_with_a_late_entry_a_withdrawal_and_standings(event, 
 
 def test_round_robin_draws_every_round_and_takes_no_late_entry(event, director):
     flight = flight_with(event, rated_players(5), format="round_robin", match_length=3)
-    services.flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
     rows = TournamentMatch.objects.filter(flight=flight)
     assert rows.exclude(status="bye").count() == 10  # every pair once
     assert rows.filter(status="bye").count() == 5  # everyone sits out once
     assert FlightRound.objects.filter(flight=flight, published_at__isnull=False).count() == 5
     with pytest.raises(Conflict) as late:
-        services.entry_register(flight_id=flight.pk, by=director, name="Kései")
+        entry_register(flight_id=flight.pk, by=director, name="Kései")
     assert late.value.code == "late_entry_closed"
     seed_of = {e.pk: e.seed for e in flight.entries.all()}
     for number in range(1, 6):
         for m in TournamentMatch.objects.filter(flight=flight, round=number, status="ready"):
             a_wins = seed_of[m.entry_a_id] < seed_of[m.entry_b_id]
-            services.result_enter(
+            result_enter(
                 match_id=m.pk, by=director, score_a=3 if a_wins else 1, score_b=1 if a_wins else 3
             )
     flight.refresh_from_db()

@@ -74,7 +74,12 @@ class EntryOutput(serializers.ModelSerializer):
         }
 
 
+#: The ``ranking`` of a round or a match: the former name of its ``part``.
+RANKING_DEPRECATED = "deprecated: the same as part (its former name); goes in the next release"
+
+
 class TournamentMatchOutput(serializers.ModelSerializer):
+    ranking = serializers.CharField(source="part", read_only=True, help_text=RANKING_DEPRECATED)
     entry_a = serializers.IntegerField(source="entry_a_id", allow_null=True)
     entry_b = serializers.IntegerField(source="entry_b_id", allow_null=True)
     online_match = serializers.IntegerField(source="online_match_id", allow_null=True)
@@ -85,6 +90,7 @@ class TournamentMatchOutput(serializers.ModelSerializer):
         fields = [
             "id",
             "slot_key",
+            "part",
             "ranking",
             "round",
             "index",
@@ -107,7 +113,8 @@ class TournamentMatchOutput(serializers.ModelSerializer):
 
 
 class FlightRoundOutput(serializers.Serializer):
-    ranking = serializers.CharField()
+    part = serializers.CharField(help_text="the bracket part; '' for Swiss")
+    ranking = serializers.CharField(source="part", read_only=True, help_text=RANKING_DEPRECATED)
     number = serializers.IntegerField()
     match_length = serializers.IntegerField()
     clock_preset = serializers.CharField()
@@ -116,10 +123,27 @@ class FlightRoundOutput(serializers.Serializer):
     published_at = serializers.DateTimeField(allow_null=True)
 
 
+class BracketOutput(serializers.DictField):
+    """The stored draw (``tournaments.pairing.Bracket.to_dict``). Each slot names its part
+    ``part``, and also ``flight``, its former name: deprecated, it goes in the next
+    release."""
+
+    def to_representation(self, value: Any) -> dict[str, Any]:
+        data = super().to_representation(value)
+        slots = data.get("slots")
+        if isinstance(slots, list):
+            data["slots"] = [{**slot, "flight": slot.get("part")} for slot in slots]
+        return data
+
+
 class FlightDetailOutput(FlightSummaryOutput):
     event = serializers.IntegerField(source="event_id")
     options = serializers.DictField()
-    bracket = serializers.DictField(allow_null=True, help_text="the draw (brackets only)")
+    bracket = BracketOutput(
+        allow_null=True,
+        help_text="the draw (brackets only); each slot's part is `part` (`flight`: the same, "
+        "deprecated, goes in the next release)",
+    )
     entries = serializers.SerializerMethodField()
     rounds = serializers.SerializerMethodField()
     matches = serializers.SerializerMethodField()
@@ -139,7 +163,7 @@ class FlightDetailOutput(FlightSummaryOutput):
         return EntryOutput(self.context["page"].entries, many=True).data  # type: ignore[return-value]
 
     def get_rounds(self, flight: Flight) -> list[dict[str, Any]]:
-        rounds = sorted(self.context["page"].rounds.values(), key=lambda r: (r.ranking, r.number))
+        rounds = sorted(self.context["page"].rounds.values(), key=lambda r: (r.part, r.number))
         return FlightRoundOutput(rounds, many=True).data  # type: ignore[return-value]
 
     def get_matches(self, flight: Flight) -> list[dict[str, Any]]:
@@ -207,10 +231,30 @@ class FlightCreateInput(serializers.Serializer):
     clock_policy = serializers.ChoiceField(choices=ClockPolicy.choices, default=ClockPolicy.OFF)
 
 
-class FlightRoundInput(serializers.Serializer):
-    ranking = serializers.CharField(
-        max_length=20, allow_blank=True, default="", help_text="the bracket part; '' for Swiss"
+# The part of an input: ``part`` (default ``""``), or ``ranking``, its former name,
+# accepted for one release (both given: they must agree). A comment, not a docstring: the
+# schema would show it as the description of every input built on it.
+class _PartInput(serializers.Serializer):
+    part = serializers.CharField(
+        max_length=20,
+        allow_blank=True,
+        required=False,
+        help_text="the bracket part; '' (the default) for Swiss",
     )
+    ranking = serializers.CharField(
+        max_length=20, allow_blank=True, required=False, help_text=RANKING_DEPRECATED
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = dict(attrs)
+        ranking = attrs.pop("ranking", None)
+        if ranking is not None and attrs.setdefault("part", ranking) != ranking:
+            raise serializers.ValidationError("part and ranking (its former name) differ.")
+        attrs.setdefault("part", "")
+        return attrs
+
+
+class FlightRoundInput(_PartInput):
     number = serializers.IntegerField(min_value=1, max_value=64)
     match_length = serializers.IntegerField(min_value=1, max_value=25, required=False)
     clock_preset = serializers.ChoiceField(
@@ -238,8 +282,7 @@ class DrawInput(serializers.Serializer):
     )
 
 
-class PublishInput(serializers.Serializer):
-    ranking = serializers.CharField(max_length=20, allow_blank=True, default="")
+class PublishInput(_PartInput):
     number = serializers.IntegerField(min_value=1, required=False)
 
 

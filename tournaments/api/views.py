@@ -26,8 +26,20 @@ from rest_framework.views import APIView
 
 from games.api.common import ErrorOutput, error_responses
 from games.errors import NotFound
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.models import Entry, Event, Flight, TournamentMatch
+from tournaments.services.draw import flight_draw, round_publish
+from tournaments.services.entries import entry_register, entry_withdraw
+from tournaments.services.events import event_add_director, event_create, event_update
+from tournaments.services.flights import flight_create, flight_round_set
+from tournaments.services.online import match_start_online
+from tournaments.services.results import (
+    match_set_table,
+    result_confirm,
+    result_correct,
+    result_enter,
+    result_report,
+)
 
 from .serializers import (
     CorrectionInput,
@@ -97,7 +109,7 @@ class EventListApi(generics.ListAPIView):
     @extend_schema(request=EventCreateInput, responses={201: EventOutput, **ERRORS})
     def post(self, request: Request) -> Response:
         data = _valid(EventCreateInput, request)
-        event = services.event_create(by=request.user, **data)
+        event = event_create(by=request.user, **data)
         return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
 
 
@@ -124,7 +136,7 @@ class EventDetailApi(APIView):
     def patch(self, request: Request, event_id: int) -> Response:
         data = EventUpdateInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        services.event_update(event_id=event_id, by=request.user, **data.validated_data)
+        event_update(event_id=event_id, by=request.user, **data.validated_data)
         return _event_output(event_id)
 
 
@@ -139,7 +151,7 @@ class EventDirectorsApi(APIView):
         user = get_user_model().objects.filter(pk=data["user"]).first()
         if user is None:
             raise NotFound("user_not_found", _("There is no user with this id."))
-        event = services.event_add_director(event_id=event_id, by=request.user, user=user)
+        event = event_add_director(event_id=event_id, by=request.user, user=user)
         return Response(EventOutput(event).data)
 
 
@@ -151,7 +163,7 @@ class EventFlightsApi(APIView):
     @extend_schema(request=FlightCreateInput, responses={201: FlightDetailOutput, **ERRORS})
     def post(self, request: Request, event_id: int) -> Response:
         data = _valid(FlightCreateInput, request)
-        flight = services.flight_create(event_id=event_id, by=request.user, **data)
+        flight = flight_create(event_id=event_id, by=request.user, **data)
         return _flight_output(flight.pk, status.HTTP_201_CREATED)
 
 
@@ -180,7 +192,7 @@ class FlightRoundsApi(APIView):
     @extend_schema(request=FlightRoundInput, responses={200: FlightRoundOutput, **ERRORS})
     def post(self, request: Request, flight_id: int) -> Response:
         data = _valid(FlightRoundInput, request)
-        row = services.flight_round_set(flight_id=flight_id, by=request.user, **data)
+        row = flight_round_set(flight_id=flight_id, by=request.user, **data)
         return Response(FlightRoundOutput(row).data)
 
 
@@ -193,7 +205,7 @@ class FlightEntriesApi(APIView):
     @extend_schema(request=EntryRegisterInput, responses={201: EntryOutput, **ERRORS})
     def post(self, request: Request, flight_id: int) -> Response:
         data = _valid(EntryRegisterInput, request)
-        entry = services.entry_register(
+        entry = entry_register(
             flight_id=flight_id,
             by=request.user,
             player_id=data.get("player"),
@@ -210,7 +222,7 @@ class EntryWithdrawApi(APIView):
 
     @extend_schema(request=None, responses={200: EntryOutput, **ERRORS})
     def post(self, request: Request, entry_id: int) -> Response:
-        entry = services.entry_withdraw(entry_id=entry_id, by=request.user)
+        entry = entry_withdraw(entry_id=entry_id, by=request.user)
         entry = Entry.objects.select_related("player").get(pk=entry.pk)
         return Response(EntryOutput(entry).data)
 
@@ -224,7 +236,7 @@ class FlightDrawApi(APIView):
     @extend_schema(request=DrawInput, responses={200: FlightDetailOutput, **ERRORS})
     def post(self, request: Request, flight_id: int) -> Response:
         data = _valid(DrawInput, request)
-        services.flight_draw(flight_id=flight_id, by=request.user, seed=data.get("seed"))
+        flight_draw(flight_id=flight_id, by=request.user, seed=data.get("seed"))
         return _flight_output(flight_id)
 
 
@@ -236,10 +248,10 @@ class FlightPublishApi(APIView):
     @extend_schema(request=PublishInput, responses={200: FlightRoundOutput, **ERRORS})
     def post(self, request: Request, flight_id: int) -> Response:
         data = _valid(PublishInput, request)
-        row = services.round_publish(
+        row = round_publish(
             flight_id=flight_id,
             by=request.user,
-            ranking=data["ranking"],
+            part=data["part"],
             number=data.get("number"),
         )
         return Response(FlightRoundOutput(row).data)
@@ -329,7 +341,7 @@ class ResultEnterApi(APIView):
     @extend_schema(request=DirectorResultInput, responses={200: TournamentMatchOutput, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
         data = _valid(DirectorResultInput, request)
-        services.result_enter(
+        result_enter(
             match_id=match_id,
             by=request.user,
             walkover_winner=data.get("walkover_winner", ""),
@@ -347,7 +359,7 @@ class ResultReportApi(APIView):
     @extend_schema(request=ResultInput, responses={200: TournamentMatchOutput, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
         data = _valid(ResultInput, request)
-        services.result_report(match_id=match_id, by=request.user, **_result_args(data))
+        result_report(match_id=match_id, by=request.user, **_result_args(data))
         return _match_output(match_id)
 
 
@@ -359,7 +371,7 @@ class ResultConfirmApi(APIView):
     @extend_schema(request=VersionInput, responses={200: TournamentMatchOutput, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
         data = _valid(VersionInput, request)
-        services.result_confirm(
+        result_confirm(
             match_id=match_id, by=request.user, expected_version=data.get("expected_version")
         )
         return _match_output(match_id)
@@ -375,7 +387,7 @@ class ResultCorrectApi(APIView):
     @extend_schema(request=CorrectionInput, responses={200: TournamentMatchOutput, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
         data = _valid(CorrectionInput, request)
-        services.result_correct(
+        result_correct(
             match_id=match_id,
             by=request.user,
             reason=data["reason"],
@@ -394,7 +406,7 @@ class MatchTableApi(APIView):
     @extend_schema(request=TableInput, responses={200: TournamentMatchOutput, **ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
         data = _valid(TableInput, request)
-        services.match_set_table(match_id=match_id, by=request.user, table=data["table"])
+        match_set_table(match_id=match_id, by=request.user, table=data["table"])
         return _match_output(match_id)
 
 
@@ -410,6 +422,6 @@ class MatchStartOnlineApi(APIView):
     )
     def post(self, request: Request, match_id: int) -> Response:
         data = _valid(StartOnlineInput, request)
-        match = services.match_start_online(match_id=match_id, by=request.user, clock=data["clock"])
+        match = match_start_online(match_id=match_id, by=request.user, clock=data["clock"])
         body = {"match": match.pk, "url": reverse("games:match", args=[match.pk])}
         return Response(OnlineMatchOutput(body).data, status=status.HTTP_201_CREATED)

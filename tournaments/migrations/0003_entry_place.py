@@ -1,7 +1,7 @@
 """Entries keep their final place (issue 8: the player page lists a player's
 tournaments with their places without computing brackets).
 
-The services write the places from now on (``tournaments.services._store_places``);
+The services write the places from now on (``tournaments.services.advancing._store_places``);
 this migration fills them in for the flights drawn before, from the same pure
 functions (:mod:`tournaments.pairing`, no framework code) and the historical models.
 """
@@ -20,6 +20,11 @@ BRACKET_FORMATS = {
 
 
 def store_places(apps, schema_editor):
+    # Only the pure pairing package is imported. The rows-to-pairing adapter below (seeds,
+    # withdrawals, results; the Swiss results) is a frozen copy of the one in
+    # ``tournaments.bridge``, on purpose: that module imports the live models, and a
+    # migration must run on the historical ones (``apps.get_model``), whatever later
+    # migrations change (0005 renames the ``ranking`` column, for one).
     from tournaments import pairing
 
     Flight = apps.get_model("tournaments", "Flight")
@@ -44,7 +49,7 @@ def store_places(apps, schema_editor):
             places = pairing.entrant_places(orders, main=next(iter(bracket.rankings())))
         elif flight.status == "finished":
             seeded = sorted((e for e in entries if e.seed), key=lambda e: e.seed)
-            results = []  # as tournaments.services.match_results
+            results = []  # as tournaments.bridge.match_results
             for m in rows:
                 if m.status == "bye" and m.entry_a_id is not None:
                     results.append(pairing.MatchResult(m.entry_a_id, None, m.entry_a_id))

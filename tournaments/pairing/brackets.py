@@ -4,14 +4,14 @@ Terms:
 
 * A **slot** is one match of a bracket. Each of its two sides (``a`` and ``b``) is fed by
   a **source**: seed ``k`` of the draw, a bye, the winner of another slot, or the loser of
-  another slot. A slot is named by a stable ``key`` (``"M2-3"`` = main flight, round 2,
+  another slot. A slot is named by a stable ``key`` (``"M2-3"`` = main part, round 2,
   match 3) that results are stored under.
-* A **flight** is a group of slots played as one bracket: ``main``, ``consolation``,
+* A **part** is a group of slots played as one bracket: ``main``, ``consolation``,
   ``last_chance``, and for double elimination ``winners``, ``losers`` and ``final``.
-  Rounds and match indexes are 1-based and counted per flight.
-* A **ranking** is the set of flights whose players get one finishing order (see
-  :func:`tournaments.pairing.resolve.finishing_order`): every flight is its own ranking,
-  except that double elimination ranks its three flights together as ``main``.
+  Rounds and match indexes are 1-based and counted per part.
+* A **ranking** is the set of parts whose players get one finishing order (see
+  :func:`tournaments.pairing.resolve.finishing_order`): every part is its own ranking,
+  except that double elimination ranks its three parts together as ``main``.
 
 The bracket holds structure only. Who stands where follows from the seeding, the results
 and the withdrawals (:func:`tournaments.pairing.resolve.resolve`); storing the bracket
@@ -25,8 +25,8 @@ seed number, i.e. the bye of the lowest seed that had one, without rebuilding an
 
 Formats (builders below; ``k`` = number of main rounds = log2(size)):
 
-* ``single``: one ``main`` flight.
-* ``consolation``: main + a ``consolation`` flight for the losers of main round 1, or
+* ``single``: one ``main`` part.
+* ``consolation``: main + a ``consolation`` part for the losers of main round 1, or
   with ``entry_rounds=2`` also of round 2 (they enter consolation round 2 against its
   round-1 winners). The main final's loser never drops: they are second of the main.
 * ``progressive``: the losers of every main round up to ``last_entry_round`` (default
@@ -34,7 +34,7 @@ Formats (builders below; ``k`` = number of main rounds = log2(size)):
   enter consolation round ``2(r - 1)`` ("feed-in" rounds alternate with rounds among the
   survivors, so the entries always line up; missing players are byes).
 * ``last_chance``: the losers of main round 1 (``entry_rounds=2``: and round 2) play a
-  separate single-elimination ``last_chance`` flight. With round-2 losers it is a bracket
+  separate single-elimination ``last_chance`` part. With round-2 losers it is a bracket
   of the main's size in which round-2 losers have a bye in its round 1, so they join in
   its round 2, when they are free.
 * ``double``: ``winners`` bracket (the main draw), a ``losers`` bracket that the winners'
@@ -63,7 +63,7 @@ SourceKind = Literal["seed", "bye", "winner", "loser"]
 Format = Literal["single", "consolation", "progressive", "last_chance", "double"]
 OptionValue: TypeAlias = int | bool | None
 
-FLIGHTS = ("main", "consolation", "last_chance", "winners", "losers", "final")
+PARTS = ("main", "consolation", "last_chance", "winners", "losers", "final")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +120,9 @@ class Slot:
 
     Attributes:
         key: stable name, unique in the bracket (results are stored under it).
-        flight: one of :data:`FLIGHTS`.
-        round: 1-based round within the flight (the ``final`` flight continues the
-            numbering of the ``losers`` flight, so rounds order the eliminations).
+        part: one of :data:`PARTS`.
+        round: 1-based round within the part (the ``final`` part continues the
+            numbering of the ``losers`` part, so rounds order the eliminations).
         index: 1-based position of the match in its round, top to bottom.
         a, b: the sources of the two sides.
         reset_of: for a bracket-reset final only: the key of the first final; this slot is
@@ -131,7 +131,7 @@ class Slot:
     """
 
     key: str
-    flight: str
+    part: str
     round: int
     index: int
     a: Source
@@ -141,7 +141,7 @@ class Slot:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "key": self.key,
-            "flight": self.flight,
+            "part": self.part,
             "round": self.round,
             "index": self.index,
             "a": self.a.encode(),
@@ -153,9 +153,13 @@ class Slot:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Slot:
+        """Read :meth:`to_dict`'s output. A slot stored before the part was called a part
+        has it under ``"flight"``: migration 0004 of ``tournaments`` rewrites the stored
+        brackets, and the migration before it (0003, which reads them with this code)
+        still sees the old key."""
         return cls(
             key=str(data["key"]),
-            flight=str(data["flight"]),
+            part=str(data["part"] if "part" in data else data["flight"]),
             round=int(data["round"]),
             index=int(data["index"]),
             a=Source.decode(data["a"]),
@@ -195,8 +199,8 @@ class Bracket:
         for slot in self.slots:
             if slot.key in by_key:
                 raise PairingError("invalid_bracket", "duplicate slot key", slot=slot.key)
-            if slot.flight not in FLIGHTS:
-                raise PairingError("invalid_bracket", f"unknown flight {slot.flight!r}")
+            if slot.part not in PARTS:
+                raise PairingError("invalid_bracket", f"unknown part {slot.part!r}")
             for src in (slot.a, slot.b):
                 if src.kind == "seed":
                     seeds.append(src.seed)
@@ -232,19 +236,19 @@ class Bracket:
         return key in self._by_key
 
     @property
-    def flights(self) -> tuple[str, ...]:
-        """The flights that have slots, in play order."""
-        return tuple(dict.fromkeys(s.flight for s in self.slots))
+    def parts(self) -> tuple[str, ...]:
+        """The parts that have slots, in play order."""
+        return tuple(dict.fromkeys(s.part for s in self.slots))
 
     def rankings(self) -> dict[str, tuple[str, ...]]:
-        """Ranking name -> the flights ranked together (see the module docstring)."""
+        """Ranking name -> the parts ranked together (see the module docstring)."""
         if self.format == "double":
             return {"main": ("winners", "losers", "final")}
-        return {f: (f,) for f in self.flights}
+        return {f: (f,) for f in self.parts}
 
-    def round_slots(self, flight: str, round_no: int) -> list[Slot]:
-        """The slots of one round of one flight, top to bottom."""
-        return [s for s in self.slots if s.flight == flight and s.round == round_no]
+    def round_slots(self, part: str, round_no: int) -> list[Slot]:
+        """The slots of one round of one part, top to bottom."""
+        return [s for s in self.slots if s.part == part and s.round == round_no]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -272,12 +276,12 @@ class Bracket:
 # ---------------------------------------------------------------------------- building
 
 
-class _Flight:
-    """Accumulates the slots of one flight, numbering rounds and matches."""
+class _Part:
+    """Accumulates the slots of one part, numbering rounds and matches."""
 
-    def __init__(self, prefix: str, flight: str) -> None:
+    def __init__(self, prefix: str, part: str) -> None:
         self.prefix = prefix
-        self.flight = flight
+        self.part = part
         self.round = 0
         self.slots: list[Slot] = []
 
@@ -287,7 +291,7 @@ class _Flight:
         keys = []
         for i, (a, b) in enumerate(pairs, start=1):
             key = f"{self.prefix}{self.round}-{i}"
-            self.slots.append(Slot(key, self.flight, self.round, i, a, b))
+            self.slots.append(Slot(key, self.part, self.round, i, a, b))
             keys.append(key)
         return keys
 
@@ -301,15 +305,15 @@ def _check_n(n_entrants: int) -> int:
     return bracket_size(n_entrants)  # refuses n < 2 with a PairingError
 
 
-def _main_draw(flight: _Flight, size: int) -> list[list[str]]:
+def _main_draw(part: _Part, size: int) -> list[list[str]]:
     """A standard seeded single-elimination draw of ``size``; the keys of every round."""
     line = bracket_line(size)
     pairs = [(Source.of_seed(line[i]), Source.of_seed(line[i + 1])) for i in range(0, size, 2)]
-    rounds = [flight.add_round(pairs)]
+    rounds = [part.add_round(pairs)]
     while len(rounds[-1]) > 1:
         winners = [Source.winner_of(k) for k in rounds[-1]]
         rounds.append(
-            flight.add_round([(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)])
+            part.add_round([(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)])
         )
     return rounds
 
@@ -323,24 +327,24 @@ def _mirror(sources: list[Source], feed_no: int) -> list[Source]:
     return sources[half:] + sources[:half]
 
 
-def _feed_in(flight: _Flight, first: list[Source], feeds: list[list[Source]]) -> Source:
+def _feed_in(part: _Part, first: list[Source], feeds: list[list[Source]]) -> Source:
     """Build a feed-in bracket; return the source of its winner.
 
     ``first`` (a power of two) play each other in round 1; each list of ``feeds`` enters
     in turn, one dropper against each survivor, after as many rounds among the survivors
     as it takes to have as many survivors as droppers.
     """
-    survivors = flight.knockout(first) if len(first) > 1 else list(first)
+    survivors = part.knockout(first) if len(first) > 1 else list(first)
     for j, feed in enumerate(feeds):
         while len(survivors) > len(feed):
-            survivors = flight.knockout(survivors)
+            survivors = part.knockout(survivors)
         if len(survivors) != len(feed):  # pragma: no cover - sizes are powers of two
             raise AssertionError("feed-in sizes do not line up")
         droppers = _mirror(feed, j)
-        keys = flight.add_round(list(zip(survivors, droppers, strict=True)))
+        keys = part.add_round(list(zip(survivors, droppers, strict=True)))
         survivors = [Source.winner_of(k) for k in keys]
     while len(survivors) > 1:
-        survivors = flight.knockout(survivors)
+        survivors = part.knockout(survivors)
     return survivors[0]
 
 
@@ -351,7 +355,7 @@ def _losers(keys: list[str]) -> list[Source]:
 def build_single_elimination(n_entrants: int) -> Bracket:
     """Single elimination for ``n_entrants`` (byes to the top seeds)."""
     size = _check_n(n_entrants)
-    main = _Flight("M", "main")
+    main = _Part("M", "main")
     _main_draw(main, size)
     return Bracket("single", n_entrants, size, {}, tuple(main.slots))
 
@@ -377,13 +381,13 @@ def build_progressive_consolation(
     ):
         raise PairingError("invalid_option", "last_entry_round must be an integer >= 1")
     size = _check_n(n_entrants)
-    main = _Flight("M", "main")
+    main = _Part("M", "main")
     rounds = _main_draw(main, size)
     requested = len(rounds) - 1 if last_entry_round is None else last_entry_round
     last = _last_entry(requested, len(rounds))
     slots = list(main.slots)
     if last >= 1:
-        cons = _Flight("C", "consolation")
+        cons = _Part("C", "consolation")
         _feed_in(cons, _losers(rounds[0]), [_losers(rounds[r]) for r in range(1, last)])
         slots += cons.slots
     return Bracket(
@@ -404,17 +408,17 @@ def build_consolation(n_entrants: int, *, entry_rounds: int = 1) -> Bracket:
 
 
 def build_last_chance(n_entrants: int, *, entry_rounds: int = 1) -> Bracket:
-    """Main + a separate single-elimination ``last_chance`` flight for the losers of main
+    """Main + a separate single-elimination ``last_chance`` part for the losers of main
     round 1 (``entry_rounds=2``: and of round 2, who get a bye in its round 1)."""
     if entry_rounds not in (1, 2):
         raise PairingError("invalid_option", "entry_rounds must be 1 or 2")
     size = _check_n(n_entrants)
-    main = _Flight("M", "main")
+    main = _Part("M", "main")
     rounds = _main_draw(main, size)
     slots = list(main.slots)
     entries = _last_entry(entry_rounds, len(rounds))
     if entries >= 1:
-        lc = _Flight("LC", "last_chance")
+        lc = _Part("LC", "last_chance")
         r1 = _losers(rounds[0])
         if entries == 1:
             _feed_in(lc, r1, [])
@@ -437,9 +441,9 @@ def build_double_elimination(n_entrants: int, *, bracket_reset: bool = False) ->
     """Double elimination: winners' and losers' brackets and a final (``F1``; with
     ``bracket_reset`` also ``F2``, played only if the losers' bracket winner won ``F1``)."""
     size = _check_n(n_entrants)
-    wb = _Flight("W", "winners")
+    wb = _Part("W", "winners")
     rounds = _main_draw(wb, size)
-    lb = _Flight("L", "losers")
+    lb = _Part("L", "losers")
     lb_winner = _feed_in(lb, _losers(rounds[0]), [_losers(r) for r in rounds[1:]])
     # The final's rounds continue the losers' numbering, so that "eliminated in a later
     # round" means "placed higher" across the whole double-elimination ranking.

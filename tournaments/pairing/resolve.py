@@ -27,8 +27,8 @@ Late entry: a late entrant is appended to ``seeds`` and so takes seed number
 ``len(seeds)``, i.e. the bye of the lowest seed that had one; :func:`late_entry_open` says
 whether that is still possible without changing a match already played.
 
-Finishing order (:func:`finishing_order`), the convention: in each ranking (a flight,
-or the three flights of a double elimination together), an entrant's **exit** is the last
+Finishing order (:func:`finishing_order`), the convention: in each ranking (a part,
+or the three parts of a double elimination together), an entrant's **exit** is the last
 slot of the ranking they appeared in, if they did not win it. Entrants are placed by the
 round of their exit, later rounds higher; those who exit in the same round **share** the
 place, written as the first place number of the group (single elimination: 1, 2, 3-4,
@@ -257,7 +257,7 @@ class Place:
 
 def _stage(slot: Slot) -> int:
     """The round that orders exits (see "Finishing order" in the module docstring)."""
-    if slot.flight == "winners":
+    if slot.part == "winners":
         return max(1, 2 * (slot.round - 1))
     return slot.round
 
@@ -267,8 +267,8 @@ def finishing_order(
 ) -> dict[str, tuple[Place, ...]]:
     """Ranking name -> places, best first (convention in the module docstring)."""
     orders: dict[str, tuple[Place, ...]] = {}
-    for name, flights in bracket.rankings().items():
-        slots = [resolved[s.key] for s in bracket.slots if s.flight in flights]
+    for name, parts in bracket.rankings().items():
+        slots = [resolved[s.key] for s in bracket.slots if s.part in parts]
         if not slots:
             continue
         terminal = slots[-1]

@@ -1,4 +1,4 @@
-"""Checking a tournament match result typed in by a director (RULES.md R9-R11, R14).
+"""Checking a tournament match result typed in by a director (docs/rules.md R9-R11, R14).
 
 Two entry forms:
 

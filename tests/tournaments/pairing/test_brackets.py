@@ -69,10 +69,10 @@ def play_out(
     raise AssertionError("the bracket did not finish")
 
 
-def losses_of(resolved: dict[str, ResolvedSlot], flights: Collection[str]) -> Counter[EntrantId]:
+def losses_of(resolved: dict[str, ResolvedSlot], parts: Collection[str]) -> Counter[EntrantId]:
     lost: Counter[EntrantId] = Counter()
     for r in resolved.values():
-        if r.slot.flight in flights and r.decided and r.loser not in (None, BYE):
+        if r.slot.part in parts and r.decided and r.loser not in (None, BYE):
             lost[r.loser] += 1  # type: ignore[index]
     return lost
 
@@ -88,15 +88,15 @@ def check_finished_bracket(
     assert all(r.decided for r in resolved.values()), [
         r for r in resolved.values() if not r.decided
     ]
-    # Nobody twice in a round of a flight.
+    # Nobody twice in a round of a part.
     rounds: dict[tuple[str, int], list[EntrantId]] = {}
     for r in resolved.values():
-        rounds.setdefault((r.slot.flight, r.slot.round), []).extend(r.entrants())
+        rounds.setdefault((r.slot.part, r.slot.round), []).extend(r.entrants())
     for key, players in rounds.items():
         assert len(players) == len(set(players)), key
     # Byes only where needed: the first round has exactly size - n byes, on the top seeds.
     first = [
-        r for r in resolved.values() if r.slot.flight in ("main", "winners") and r.slot.round == 1
+        r for r in resolved.values() if r.slot.part in ("main", "winners") and r.slot.round == 1
     ]
     assert len(first) == bracket.size // 2
     assert bracket.size // 2 < len(entrants) <= bracket.size
@@ -107,8 +107,8 @@ def check_finished_bracket(
     orders = finishing_order(bracket, resolved)
     assert set(orders) == set(bracket.rankings())
     for name, places in orders.items():
-        flights = bracket.rankings()[name]
-        played = {e for r in resolved.values() if r.slot.flight in flights for e in r.entrants()}
+        parts = bracket.rankings()[name]
+        played = {e for r in resolved.values() if r.slot.part in parts for e in r.entrants()}
         placed = [e for p in places for e in p.entrants]
         assert len(placed) == len(set(placed)) == len(played), name
         assert set(placed) == played
@@ -116,7 +116,7 @@ def check_finished_bracket(
         assert [p.rank for p in places] == [
             1 + sum(len(q.entrants) for q in places[:i]) for i in range(len(places))
         ]
-        terminal = next(r for r in reversed(resolved.values()) if r.slot.flight in flights)
+        terminal = next(r for r in reversed(resolved.values()) if r.slot.part in parts)
         if terminal.winner is not BYE:
             assert places[0].rank == 1 and places[0].entrants == (terminal.winner,)
     # The main ranking places every entrant.
@@ -221,7 +221,7 @@ def test_bracket_reset_only_when_losers_winner_wins_the_final() -> None:
 
 def test_progressive_consolation_shape_16() -> None:
     b = build_progressive_consolation(16)
-    cons = [s for s in b.slots if s.flight == "consolation"]
+    cons = [s for s in b.slots if s.part == "consolation"]
     entries = {s.key: [src for src in (s.a, s.b) if src.kind == "loser"] for s in cons}
     by_round: dict[int, set[str]] = {}
     for s in cons:
@@ -328,6 +328,16 @@ def test_to_dict_round_trip(fmt: str, options: dict[str, Any]) -> None:
     assert Result.from_dict(Result("b", True).to_dict()) == Result("b", True)
 
 
+def test_a_bracket_stored_before_the_rename_reads_the_same() -> None:
+    """Slots stored with their part under ``"flight"`` (before migration 0005)."""
+    b = build_double_elimination(8, bracket_reset=True)
+    data = b.to_dict()
+    assert {s["part"] for s in data["slots"]} == {"winners", "losers", "final"}
+    for s in data["slots"]:
+        s["flight"] = s.pop("part")
+    assert Bracket.from_dict(data) == b
+
+
 def test_tampered_bracket_refused() -> None:
     data = build_single_elimination(4).to_dict()
     data["slots"][2]["a"] = "winner:M2-1"  # refers to itself
@@ -366,8 +376,8 @@ def _feed_round(r: int) -> int:
 
 
 def check_entries(bracket: Bracket, resolved: dict[str, ResolvedSlot]) -> None:
-    """Consolation flights take exactly the right losers, in the right rounds."""
-    main_flight = "winners" if bracket.format == "double" else "main"
+    """Consolation parts take exactly the right losers, in the right rounds."""
+    main_part = "winners" if bracket.format == "double" else "main"
     side = {"double": "losers", "last_chance": "last_chance"}.get(bracket.format, "consolation")
     k = bracket.size.bit_length() - 1  # main rounds
     option = bracket.options.get("last_entry_round") or bracket.options.get("entry_rounds")
@@ -378,12 +388,12 @@ def check_entries(bracket: Bracket, resolved: dict[str, ResolvedSlot]) -> None:
         return
     first_seen: dict[EntrantId, int] = {}
     for r in resolved.values():
-        if r.slot.flight == side:
+        if r.slot.part == side:
             for e in r.entrants():
                 first_seen.setdefault(e, r.slot.round)
     expected: dict[EntrantId, int] = {}
     for r in resolved.values():
-        if r.slot.flight == main_flight and r.slot.round <= last and r.loser not in (None, BYE):
+        if r.slot.part == main_part and r.slot.round <= last and r.loser not in (None, BYE):
             if bracket.format == "last_chance":
                 expected[r.loser] = 1  # type: ignore[index]  # round-2 losers: a bye first
             else:

@@ -18,8 +18,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Player
-from tournaments import services
 from tournaments.models import Event, TournamentMatch
+from tournaments.services.draw import flight_draw
+from tournaments.services.entries import entry_register
+from tournaments.services.events import event_create
+from tournaments.services.flights import flight_create, flight_round_set
+from tournaments.services.results import result_enter
 
 SLUG = "demo-kupa"
 #: Round 1 results by seed pairing (score of side a, side b): the upsets make it a story.
@@ -42,14 +46,14 @@ class Command(BaseCommand):
         director.save()
         director.user_permissions.add(Permission.objects.get(codename="add_event"))
         director = get_user_model().objects.get(pk=director.pk)  # fresh permission cache
-        event = services.event_create(
+        event = event_create(
             by=director,
             name="Demo Kupa",
             slug=SLUG,
             starts_on=timezone.localdate(),
             location="Klubhelyiség",
         )
-        flight = services.flight_create(
+        flight = flight_create(
             event_id=event.pk,
             by=director,
             name="Open",
@@ -57,18 +61,14 @@ class Command(BaseCommand):
             options={"entry_rounds": 1},
             match_length=5,
         )
-        services.flight_round_set(
-            flight_id=flight.pk, by=director, ranking="main", number=2, match_length=7
-        )
-        services.flight_round_set(
-            flight_id=flight.pk, by=director, ranking="main", number=3, match_length=9
-        )
+        flight_round_set(flight_id=flight.pk, by=director, part="main", number=2, match_length=7)
+        flight_round_set(flight_id=flight.pk, by=director, part="main", number=3, match_length=9)
         for player in players:
-            services.entry_register(flight_id=flight.pk, by=director, player_id=player.pk)
-        services.flight_draw(flight_id=flight.pk, by=director)
+            entry_register(flight_id=flight.pk, by=director, player_id=player.pk)
+        flight_draw(flight_id=flight.pk, by=director)
         first = TournamentMatch.objects.filter(
-            flight=flight, ranking="main", round=1, status=TournamentMatch.Status.READY
+            flight=flight, part="main", round=1, status=TournamentMatch.Status.READY
         ).order_by("index")
         for row, (a, b) in zip(first, ROUND_ONE, strict=False):
-            services.result_enter(match_id=row.pk, by=director, score_a=a, score_b=b)
+            result_enter(match_id=row.pk, by=director, score_a=a, score_b=b)
         self.stdout.write(f"Demo tournament ready: /events/{SLUG}/")

@@ -1,0 +1,81 @@
+"""The bridge from the stored rows to the pure pairing package (:mod:`tournaments.pairing`),
+like Tabbycat's ``draw/manager.py``: the pairing functions' inputs, read from a flight's
+entries and matches, in one place for the services (writes), the selectors and the pages
+(reads). No query here: the callers load the rows.
+
+* :func:`bracket_results` and :func:`resolve` - a bracket's recorded results and its
+  resolution (:func:`tournaments.pairing.resolve`: sides and states of every slot).
+* :func:`match_results` and :func:`standings` - the Swiss / round robin results and
+  standings (:func:`tournaments.pairing.standings`, in the flight's tie-break order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from tournaments import pairing
+from tournaments.models import Entry, Flight, TournamentMatch
+
+
+def bracket_results(matches: Iterable[TournamentMatch]) -> dict[str, pairing.Result]:
+    """Slot key -> the result of every bracket match whose result stands."""
+    return {
+        m.slot_key: pairing.Result(m.winner, walkover=m.status == TournamentMatch.Status.WALKOVER)
+        for m in matches
+        if m.decided_at is not None and m.winner
+    }
+
+
+def resolve(
+    flight: Flight,
+    entries: Iterable[Entry],
+    matches: Iterable[TournamentMatch],
+    *,
+    bracket: pairing.Bracket | None = None,
+    results: Mapping[str, pairing.Result] | None = None,
+) -> dict[str, pairing.ResolvedSlot]:
+    """The flight's bracket resolved from its seeds, withdrawals and results.
+
+    ``bracket``: the flight's bracket when the caller has it already (else read from
+    ``flight.bracket``); ``results``: instead of the matches' (to see what a change
+    would do)."""
+    entries = list(entries)
+    bracket = bracket or pairing.Bracket.from_dict(flight.bracket or {})
+    seeds = [e.pk for e in sorted(entries, key=lambda e: e.seed or 0) if e.seed is not None]
+    withdrawn = {e.pk for e in entries if e.status == Entry.Status.WITHDRAWN}
+    if results is None:
+        results = bracket_results(matches)
+    return pairing.resolve(bracket, seeds, results, withdrawn)
+
+
+def match_results(matches: Iterable[TournamentMatch]) -> list[pairing.MatchResult]:
+    """The Swiss / round robin results for :func:`tournaments.pairing.standings`: byes,
+    and every result that stands (a walkover counts 0-0)."""
+    out = []
+    for m in matches:
+        if m.status == TournamentMatch.Status.BYE and m.entry_a_id is not None:
+            out.append(pairing.MatchResult(m.entry_a_id, None, m.entry_a_id))
+        elif m.decided_at is not None and m.entry_a_id and m.entry_b_id and m.winner:
+            out.append(
+                pairing.MatchResult(
+                    m.entry_a_id,
+                    m.entry_b_id,
+                    m.entry_a_id if m.winner == "a" else m.entry_b_id,
+                    m.score_a or 0,
+                    m.score_b or 0,
+                )
+            )
+    return out
+
+
+def standings(
+    flight: Flight, entries: Iterable[Entry], matches: Sequence[TournamentMatch]
+) -> list[pairing.Standing]:
+    """The Swiss / round robin standings of the drawn (seeded) entries, in the flight's
+    tie-break order (its ``tiebreaks`` option, else the default)."""
+    seeded = sorted((e for e in entries if e.seed is not None), key=lambda e: e.seed or 0)
+    return pairing.standings(
+        [e.pk for e in seeded],
+        match_results(matches),
+        order=flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
+    )

@@ -1,0 +1,108 @@
+"""What the tournament pages share: the words for parts and match states, the result
+typed into a form (read the same way for a player's report and a director's entry), the
+match of an event by id, and how a service's refusal is worded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from games.errors import ApplicationError, ValidationFailed
+from tournaments.models import OPEN, Event, TournamentMatch
+
+#: Cube values offered on the game-by-game form.
+CUBES = (1, 2, 4, 8, 16, 32, 64)
+
+
+def part_title(part: str) -> str:
+    """The name of a part of a flight, for headings."""
+    return {
+        "main": _("Main draw"),
+        "consolation": _("Consolation"),
+        "last_chance": _("Last chance"),
+        "winners": _("Winners' bracket"),
+        "losers": _("Losers' bracket"),
+        "final": _("Grand final"),
+        "": _("Rounds"),
+    }.get(part, part)
+
+
+def status_text(row: TournamentMatch) -> str:
+    if row.status in OPEN and row.online_match_id:
+        return _("playing online")
+    if row.status == TournamentMatch.Status.REPORTED:
+        return _("reported")
+    return ""
+
+
+def explain_refusal(exc: ApplicationError) -> str:
+    """A service's refusal as the pages show it (``explain`` of :mod:`games.web`): its
+    message, and the details people need (the opponent's report when two reports
+    disagree, the later matches a correction would change)."""
+    text = str(exc.detail)
+    other = exc.extra.get("other")
+    if exc.code == "report_mismatch" and isinstance(other, Mapping):
+        text += " " + _("Your opponent's report: %(a)s-%(b)s.") % {
+            "a": other.get("score_a"),
+            "b": other.get("score_b"),
+        }
+    slots = exc.extra.get("slots")
+    if exc.code == "later_results_depend" and isinstance(slots, list):
+        text += " " + _("Matches: %(slots)s.") % {"slots": ", ".join(map(str, slots))}
+    return text
+
+
+def game_rows(length: int) -> range:
+    """Enough game lines for the longest match to ``length`` (a point a game)."""
+    return range(1, min(max(2 * length - 1, 1), 49) + 1)
+
+
+def optional_int(value: str, *, required: bool = False) -> int | None:
+    value = (value or "").strip()
+    if not value:
+        if required:
+            raise ValueError(value)
+        return None
+    return int(value)
+
+
+def result_input(request: HttpRequest, *, walkover: bool = False) -> dict[str, Any]:
+    """The result typed into the form: the final score, or game lines (``game-N-winner``,
+    ``game-N-points``, ``game-N-cube``; a line without a winner is left out), or (for a
+    director) a walkover. The services check it against the match rules."""
+    post = request.POST
+    try:
+        if walkover and post.get("walkover") in ("a", "b"):
+            return {"walkover_winner": post["walkover"]}
+        games = []
+        for number in range(1, 50):
+            winner = post.get(f"game-{number}-winner", "")
+            if winner not in ("1", "2"):
+                continue
+            cube = optional_int(post.get(f"game-{number}-cube", "")) or 1
+            points = optional_int(post.get(f"game-{number}-points", "")) or cube
+            games.append({"winner": int(winner), "points": points, "cube": cube})
+        score_a = optional_int(post.get("score_a", ""))
+        score_b = optional_int(post.get("score_b", ""))
+    except ValueError:
+        raise ValidationFailed(
+            "invalid_number", _("Scores, points and cubes are whole numbers.")
+        ) from None
+    return {"score_a": score_a, "score_b": score_b, "games": games or None}
+
+
+def posted_version(request: HttpRequest) -> int | None:
+    try:
+        return optional_int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+def match_of(event: Event, match_id: int) -> TournamentMatch:
+    return get_object_or_404(
+        TournamentMatch.objects.select_related("flight"), pk=match_id, flight__event=event
+    )

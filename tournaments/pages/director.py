@@ -1,0 +1,541 @@
+"""The director's pages and posts (only the event's directors, or superusers: anonymous
+users are sent to log in, anyone else gets 403, and the services check again): a new
+event, the event's page (flights, unfinished matches with their clocks, settings,
+directors), a flight's page (round settings, entries, the draw, publishing rounds) and a
+match's page (enter, confirm or correct the result, set the table, start it online)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.clocks.pages import format_clock_ms
+from games.errors import ApplicationError
+from games.models import Game, Player
+from games.play import selectors as game_selectors
+from games.web import act_and_redirect, next_or
+from tournaments import pairing, selectors
+from tournaments.models import (
+    FORMAT_PARTS,
+    OPEN,
+    ClockPolicy,
+    Entry,
+    Event,
+    Flight,
+    Format,
+    TournamentMatch,
+)
+from tournaments.pages.common import (
+    CUBES,
+    explain_refusal,
+    game_rows,
+    match_of,
+    optional_int,
+    part_title,
+    posted_version,
+    result_input,
+    status_text,
+)
+from tournaments.pages.forms import (
+    DirectorForm,
+    EventForm,
+    EventSettingsForm,
+    FlightForm,
+    RoundForm,
+)
+from tournaments.services import draw, entries, events, flights, results
+
+#: Seconds between the refreshes of the director's list of unfinished matches (no
+#: JavaScript needed).
+MANAGE_REFRESH_SECONDS = 30
+#: Players listed for one search on the registration form.
+SEARCH_LIMIT = 20
+
+
+def director_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The view gets the event (by ``slug``) when the user directs it; anonymous users
+    are sent to log in, other users get 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        event = get_object_or_404(Event, slug=slug)
+        if not event.is_director(request.user):
+            raise DjangoPermissionDenied
+        return view(request, event, *args, **kwargs)
+
+    return wrapper
+
+
+def _form_error(request: HttpRequest, form: forms.Form) -> None:
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else ""
+        for error in errors:
+            messages.error(request, f"{label}: {error}" if label else error)
+
+
+def _manage_url(event: Event) -> str:
+    return reverse("tournaments:event-manage", kwargs={"slug": event.slug})
+
+
+def _flight_of(event: Event, flight_id: int) -> Flight:
+    return get_object_or_404(Flight, pk=flight_id, event=event)
+
+
+def _flight_manage_url(event: Event, flight_id: int) -> str:
+    return reverse("tournaments:flight-manage", kwargs={"slug": event.slug, "flight_id": flight_id})
+
+
+def _match_manage_url(event: Event, match_id: int) -> str:
+    return reverse("tournaments:match-manage", kwargs={"slug": event.slug, "match_id": match_id})
+
+
+def _posted_part(post: QueryDict) -> str:
+    """The part a round form posts: ``part``, or ``ranking``, its former name (a page
+    opened before the rename; accepted for one release, like the API's)."""
+    return post.get("part", post.get("ranking", ""))
+
+
+def _with_part(post: QueryDict) -> QueryDict:
+    """``post`` with its part under ``part`` (:func:`_posted_part`)."""
+    if "part" in post or "ranking" not in post:
+        return post
+    data = post.copy()
+    data["part"] = post["ranking"]
+    return data
+
+
+def _parts(flight: Flight) -> tuple[str, ...]:
+    if flight.bracket:
+        return tuple(pairing.Bracket.from_dict(flight.bracket).parts)
+    return FORMAT_PARTS[flight.format]
+
+
+@login_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    """A new event (needs the ``tournaments.add_event`` permission); its creator directs it."""
+    if not request.user.has_perm("tournaments.add_event"):
+        raise DjangoPermissionDenied
+    form = EventForm(request.POST or None, initial={"starts_on": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = events.event_create(by=request.user, **form.cleaned_data)
+        except ApplicationError as exc:
+            form.add_error(None, str(exc.detail))
+        else:
+            messages.success(request, _("The event was created."))
+            return redirect("tournaments:event-manage", slug=event.slug)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/event_new.html", {"form": form}, status=status)
+
+
+def _unfinished(event: Event) -> list[dict[str, Any]]:
+    """The event's open matches, with the running clocks of those played online
+    (three queries: the matches, the clocked games)."""
+    rows = list(selectors.event_unfinished_matches(event_id=event.pk))
+    online_ids = [m.online_match_id for m in rows if m.online_match_id]
+    games: dict[int, Game] = {}
+    if online_ids:
+        for game in Game.objects.filter(
+            match_id__in=online_ids, is_over=False, clock__isnull=False
+        ).order_by("number"):
+            games[game.match_id] = game  # the last one: the game being played
+    at = timezone.now()
+    out = []
+    for m in rows:
+        clock = None
+        game = games.get(m.online_match_id) if m.online_match_id else None
+        if game is not None:
+            view = game_selectors.clock_view(game, at=at)
+            if view is not None:
+                clock = [
+                    {
+                        "reserve": format_clock_ms(view["reserves_ms"][i]),
+                        "running": view["running"] == i,
+                        "flagged": view["flagged"] == i,
+                    }
+                    for i in (0, 1)
+                ]
+        out.append({"match": m, "clock": clock, "status": status_text(m)})
+    return out
+
+
+def _settings_form(event: Event, data: Any = None) -> EventSettingsForm:
+    """The settings form (:class:`EventSettingsForm`): shown with ``rated`` locked once
+    results are rated; a post takes ``rated`` when it has it."""
+    return EventSettingsForm(
+        data,
+        initial={
+            "name": event.name,
+            "starts_on": event.starts_on,
+            "location": event.location,
+            "rated": str(event.rated),
+        },
+        rated_locked=data is None and selectors.event_has_rated_results(event_id=event.pk),
+        auto_id="event-%s",  # the new flight's form on the same page has a "name" too
+    )
+
+
+@director_required
+def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
+    """The director's page of an event: its flights, a new flight, the unfinished
+    matches with running clocks, the event's settings, the directors."""
+    event_flights = event.flights.annotate(entry_count=Count("entries", distinct=True))
+    return render(
+        request,
+        "tournaments/event_manage.html",
+        {
+            "event": event,
+            "flights": event_flights.order_by("id"),
+            "flight_form": FlightForm(),
+            "settings_form": _settings_form(event),
+            "director_form": DirectorForm(),
+            "unfinished": _unfinished(event),
+            "directors": event.directors.order_by("username"),
+            "refresh_seconds": MANAGE_REFRESH_SECONDS,
+        },
+    )
+
+
+@director_required
+@require_POST
+def flight_create(request: HttpRequest, event: Event) -> HttpResponseRedirect:
+    form = FlightForm(request.POST)
+    if not form.is_valid():
+        _form_error(request, form)
+        return redirect(_manage_url(event))
+    return act_and_redirect(
+        request,
+        lambda: flights.flight_create(event_id=event.pk, by=request.user, **form.service_kwargs()),
+        to=_manage_url(event),
+        success=_("The flight was created."),
+        then=lambda flight: _flight_manage_url(event, flight.pk),
+        explain=explain_refusal,
+    )
+
+
+@director_required
+@require_POST
+def event_update(request: HttpRequest, event: Event) -> HttpResponseRedirect:
+    """Save the event's settings (:func:`~tournaments.services.events.event_update`:
+    ``rated`` only until the first result is rated)."""
+    form = _settings_form(event, request.POST)
+    if not form.is_valid():
+        _form_error(request, form)
+        return redirect(_manage_url(event))
+    return act_and_redirect(
+        request,
+        lambda: events.event_update(event_id=event.pk, by=request.user, **form.cleaned_data),
+        to=_manage_url(event),
+        success=_("The event's settings were saved."),
+        explain=explain_refusal,
+    )
+
+
+@director_required
+@require_POST
+def event_add_director(request: HttpRequest, event: Event) -> HttpResponseRedirect:
+    form = DirectorForm(request.POST)
+    if not form.is_valid():
+        _form_error(request, form)
+        return redirect(_manage_url(event))
+    user = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
+    if user is None:
+        messages.error(request, _("There is no user of this name."))
+        return redirect(_manage_url(event))
+    return act_and_redirect(
+        request,
+        lambda: events.event_add_director(event_id=event.pk, by=request.user, user=user),
+        to=_manage_url(event),
+        success=_("%(name)s directs this event too.") % {"name": user},
+        explain=explain_refusal,
+    )
+
+
+@director_required
+def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpResponse:
+    """The director's page of a flight: round settings, entries (search players, add
+    walk-ins, withdraw), the draw, publishing rounds, the matches to enter."""
+    flight = _flight_of(event, flight_id)
+    flight_entries = list(flight.entries.select_related("player").order_by("seed", "pk"))
+    query = request.GET.get("q", "").strip()
+    found: list[Player] = []
+    if query:
+        entered = {e.player_id for e in flight_entries}
+        found = [
+            p
+            for p in Player.objects.filter(name__icontains=query, is_active=True).order_by("name")[
+                : SEARCH_LIMIT + len(entered)
+            ]
+            if p.pk not in entered
+        ][:SEARCH_LIMIT]
+    settings = {(r.part, r.number): r for r in flight.rounds.all()}
+    matches = list(
+        flight.matches.select_related("entry_a__player", "entry_b__player").order_by(
+            "part", "round", "index"
+        )
+    )
+    keys = sorted(
+        {(m.part, m.round) for m in matches} | set(settings),
+        key=lambda k: (_parts(flight).index(k[0]) if k[0] in _parts(flight) else 99, k[1]),
+    )
+    rounds = [
+        {
+            "part": part,
+            "part_title": part_title(part) if part else "",
+            "number": number,
+            "settings": settings.get((part, number)),
+            "count": sum(1 for m in matches if (m.part, m.round) == (part, number)),
+        }
+        for part, number in keys
+    ]
+    swiss_next = None
+    if flight.format == Format.SWISS and flight.status == Flight.Status.DRAWN:
+        published = [n for (p, n), r in settings.items() if r.published_at and p == ""]
+        following = max(published, default=0) + 1
+        if following <= flight.options.get("rounds", 0):
+            swiss_next = following
+    return render(
+        request,
+        "tournaments/flight_manage.html",
+        {
+            "event": event,
+            "flight": flight,
+            "entries": flight_entries,
+            "query": query,
+            "found": found,
+            "round_form": RoundForm(parts=_parts(flight)),
+            "rounds": rounds,
+            "open_matches": [m for m in matches if m.status in OPEN],
+            "done_matches": [m for m in matches if m.decided_at is not None],
+            "swiss_next": swiss_next,
+            "is_swiss": flight.format == Format.SWISS,
+        },
+    )
+
+
+@director_required
+@require_POST
+def flight_round_set(request: HttpRequest, event: Event, flight_id: int) -> HttpResponseRedirect:
+    flight = _flight_of(event, flight_id)
+    form = RoundForm(_with_part(request.POST), parts=_parts(flight))
+    if not form.is_valid():
+        _form_error(request, form)
+        return redirect(_flight_manage_url(event, flight.pk))
+    data = form.cleaned_data
+    starts_at = data.get("starts_at")
+    if isinstance(starts_at, datetime.datetime) and timezone.is_naive(starts_at):
+        starts_at = timezone.make_aware(starts_at)
+    return act_and_redirect(
+        request,
+        lambda: flights.flight_round_set(
+            flight_id=flight.pk,
+            by=request.user,
+            part=data.get("part") or "",
+            number=data["number"],
+            match_length=data.get("match_length"),
+            clock_preset=None if data.get("clock_preset") == "-" else data.get("clock_preset", ""),
+            clock_policy=data.get("clock_policy") or None,
+            starts_at=starts_at,
+        ),
+        to=_flight_manage_url(event, flight.pk),
+        success=_("The round's settings were saved."),
+        explain=explain_refusal,
+    )
+
+
+@director_required
+@require_POST
+def entry_register(request: HttpRequest, event: Event, flight_id: int) -> HttpResponseRedirect:
+    """Enter an existing player (``player``) or a walk-in (``name``)."""
+    flight = _flight_of(event, flight_id)
+    try:
+        player_id = optional_int(request.POST.get("player", ""))
+    except ValueError:
+        player_id = 0
+    return act_and_redirect(
+        request,
+        lambda: entries.entry_register(
+            flight_id=flight.pk,
+            by=request.user,
+            player_id=player_id,
+            name=request.POST.get("name", "") if player_id is None else "",
+        ),
+        to=next_or(request, _flight_manage_url(event, flight.pk)),
+        success=lambda entry: _("%(name)s is entered.") % {"name": entry.player.name},
+        explain=explain_refusal,
+    )
+
+
+@director_required
+@require_POST
+def entry_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpResponseRedirect:
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"), pk=entry_id, flight__event=event
+    )
+    return act_and_redirect(
+        request,
+        lambda: entries.entry_withdraw(entry_id=entry.pk, by=request.user),
+        to=_flight_manage_url(event, entry.flight_id),
+        success=_("%(name)s is withdrawn.") % {"name": entry.player.name},
+        explain=explain_refusal,
+    )
+
+
+@director_required
+@require_POST
+def flight_draw(request: HttpRequest, event: Event, flight_id: int) -> HttpResponseRedirect:
+    flight = _flight_of(event, flight_id)
+    try:
+        seed = optional_int(request.POST.get("seed", ""))
+    except ValueError:
+        messages.error(request, _("The random seed is a whole number."))
+        return redirect(_flight_manage_url(event, flight.pk))
+    return act_and_redirect(
+        request,
+        lambda: draw.flight_draw(flight_id=flight.pk, by=request.user, seed=seed),
+        to=_flight_manage_url(event, flight.pk),
+        success=_("The draw is made."),
+        explain=explain_refusal,
+    )
+
+
+@director_required
+@require_POST
+def round_publish(request: HttpRequest, event: Event, flight_id: int) -> HttpResponseRedirect:
+    flight = _flight_of(event, flight_id)
+    try:
+        number = optional_int(request.POST.get("number", ""))
+    except ValueError:
+        number = 0
+    return act_and_redirect(
+        request,
+        lambda: draw.round_publish(
+            flight_id=flight.pk,
+            by=request.user,
+            part=_posted_part(request.POST),
+            number=number,
+        ),
+        to=_flight_manage_url(event, flight.pk),
+        success=lambda row: _("Round %(number)d is published.") % {"number": row.number},
+        explain=explain_refusal,
+    )
+
+
+@director_required
+def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """One match: enter, confirm or correct its result (with the audit list), set its
+    table, start it online."""
+    row = get_object_or_404(
+        TournamentMatch.objects.select_related(
+            "flight", "entry_a__player", "entry_b__player", "online_match", "decided_by"
+        ),
+        pk=match_id,
+        flight__event=event,
+    )
+    corrections = list(row.corrections.select_related("by").order_by("-at", "-id"))
+    settings = row.flight.rounds.filter(part=row.part, number=row.round).first()
+    policy = settings.clock_policy if settings else row.flight.clock_policy
+    reports = [
+        (side, entry, report)
+        for side, entry, report in (
+            ("a", row.entry_a, row.report_a),
+            ("b", row.entry_b, row.report_b),
+        )
+        if report
+    ]
+    return render(
+        request,
+        "tournaments/match_manage.html",
+        {
+            "event": event,
+            "flight": row.flight,
+            "m": row,
+            "reports": reports,
+            "corrections": corrections,
+            "game_rows": game_rows(row.match_length),
+            "cubes": CUBES,
+            "is_open": row.status in OPEN and row.entry_a_id and row.entry_b_id,
+            "can_correct": row.decided_at is not None
+            and row.status in (TournamentMatch.Status.CONFIRMED, TournamentMatch.Status.WALKOVER),
+            "can_confirm": row.status == TournamentMatch.Status.REPORTED and len(reports) == 1,
+            "can_start_online": row.status == TournamentMatch.Status.READY
+            and row.online_match_id is None,
+            "clock_allowed": policy == ClockPolicy.ALLOWED,
+        },
+    )
+
+
+@director_required
+@require_POST
+def match_enter(request: HttpRequest, event: Event, match_id: int) -> HttpResponseRedirect:
+    """A director enters a result: final score, game by game, or a walkover."""
+    row = match_of(event, match_id)
+    return act_and_redirect(
+        request,
+        lambda: results.result_enter(
+            match_id=row.pk,
+            by=request.user,
+            expected_version=posted_version(request),
+            **result_input(request, walkover=True),
+        ),
+        to=next_or(request, _match_manage_url(event, row.pk)),
+        success=_("The result was entered."),
+        explain=explain_refusal,
+    )
+
+
+@director_required
+@require_POST
+def match_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResponseRedirect:
+    """A director corrects a result that stands (audited, with the reason)."""
+    row = match_of(event, match_id)
+    return act_and_redirect(
+        request,
+        lambda: results.result_correct(
+            match_id=row.pk,
+            by=request.user,
+            reason=request.POST.get("reason", ""),
+            reset_later=request.POST.get("reset_later") == "on",
+            expected_version=posted_version(request),
+            **result_input(request, walkover=True),
+        ),
+        to=_match_manage_url(event, row.pk),
+        success=_("The result was corrected."),
+        explain=explain_refusal,
+    )
+
+
+@director_required
+@require_POST
+def match_set_table(request: HttpRequest, event: Event, match_id: int) -> HttpResponseRedirect:
+    row = match_of(event, match_id)
+    try:
+        table = optional_int(request.POST.get("table", ""))
+    except ValueError:
+        messages.error(request, _("Tables are numbered 1 to 999."))
+        return redirect(_match_manage_url(event, row.pk))
+    return act_and_redirect(
+        request,
+        lambda: results.match_set_table(match_id=row.pk, by=request.user, table=table),
+        to=next_or(request, _match_manage_url(event, row.pk)),
+        success=_("The table was saved."),
+        explain=explain_refusal,
+    )

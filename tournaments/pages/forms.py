@@ -1,0 +1,174 @@
+"""The forms of the director's pages: a new event, the event's settings, a new flight, a
+director, one round's settings. The services check everything again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy
+
+from games.engine.clock import PRESETS
+from tournaments.models import BRACKET_FORMATS, BUILDER_OPTIONS, ClockPolicy, Flight, Format
+from tournaments.pages.common import part_title
+
+RATED_HELP = gettext_lazy(
+    "The results count for the players' ratings. It can be changed until the first result "
+    "is recorded."
+)
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    starts_on = forms.DateField(
+        label=gettext_lazy("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    location = forms.CharField(label=gettext_lazy("Location"), max_length=200, required=False)
+    slug = forms.CharField(
+        label=gettext_lazy("Web address"),
+        max_length=120,
+        required=False,
+        help_text=gettext_lazy("Letters, digits and hyphens; made from the name when empty."),
+    )
+    rated = forms.BooleanField(
+        label=gettext_lazy("Rated"), required=False, initial=True, help_text=RATED_HELP
+    )
+
+
+class EventSettingsForm(forms.Form):
+    """The event's settings on its director's page (the web address stays).
+
+    ``rated`` is a pair of radio buttons, not a box: a post without it (they are shown
+    disabled once results are rated, ``rated_locked``, and a browser does not send
+    disabled inputs) leaves it as it is (``None``), while a post with it, e.g. from a page
+    opened before the first result, is the service's to refuse, with its reason."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    starts_on = forms.DateField(
+        label=gettext_lazy("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    location = forms.CharField(label=gettext_lazy("Location"), max_length=200, required=False)
+    rated = forms.TypedChoiceField(
+        label=gettext_lazy("Ratings"),
+        choices=[("True", gettext_lazy("Rated")), ("False", gettext_lazy("Not rated"))],
+        coerce=lambda value: value == "True",
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=RATED_HELP,
+    )
+
+    def __init__(self, *args: Any, rated_locked: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if rated_locked:
+            self.fields["rated"].disabled = True
+            self.fields["rated"].help_text = gettext_lazy(
+                "Results of this event are in the rating list already: this no longer changes."
+            )
+
+
+def clock_choices(*, keep: bool = False) -> list[tuple[str, Any]]:
+    choices: list[tuple[str, Any]] = [("", gettext_lazy("no clock"))]
+    choices += [(name, name) for name in PRESETS]
+    if keep:
+        choices.insert(0, ("-", gettext_lazy("(unchanged)")))
+    return choices
+
+
+class FlightForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
+    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=Format.choices)
+    seeding = forms.ChoiceField(label=gettext_lazy("Seeding"), choices=Flight.SeedingMethod.choices)
+    match_length = forms.IntegerField(
+        label=gettext_lazy("Default match length"), min_value=1, max_value=25, initial=5
+    )
+    clock_preset = forms.ChoiceField(
+        label=gettext_lazy("Clock"), choices=clock_choices, required=False
+    )
+    clock_policy = forms.ChoiceField(
+        label=gettext_lazy("Clocks"), choices=ClockPolicy.choices, initial=ClockPolicy.OFF
+    )
+    entry_rounds = forms.TypedChoiceField(
+        label=gettext_lazy("Consolation / last chance entry"),
+        choices=[
+            (1, gettext_lazy("losers of round 1")),
+            (2, gettext_lazy("losers of rounds 1 and 2")),
+        ],
+        coerce=int,
+        initial=1,
+        help_text=gettext_lazy("Main and consolation, main and last chance."),
+    )
+    last_entry_round = forms.IntegerField(
+        label=gettext_lazy("Last main round feeding the consolation"),
+        min_value=1,
+        max_value=12,
+        required=False,
+        help_text=gettext_lazy("Progressive consolation; empty: up to the semi-finals."),
+    )
+    bracket_reset = forms.BooleanField(
+        label=gettext_lazy("Bracket reset (a second final)"),
+        required=False,
+        help_text=gettext_lazy("Double elimination."),
+    )
+    rounds = forms.IntegerField(
+        label=gettext_lazy("Swiss rounds"),
+        min_value=1,
+        max_value=30,
+        required=False,
+        help_text=gettext_lazy("Swiss: the number of rounds (required)."),
+    )
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The arguments of :func:`~tournaments.services.flights.flight_create`: only the
+        options of the chosen format."""
+        data = self.cleaned_data
+        fmt = data["format"]
+        options: dict[str, Any] = {}
+        if fmt in BRACKET_FORMATS:
+            for name in BUILDER_OPTIONS[fmt]:
+                if data.get(name) is not None:
+                    options[name] = data[name]
+        elif fmt == Format.SWISS:
+            options["rounds"] = data.get("rounds")
+        return {
+            "name": data["name"],
+            "format": fmt,
+            "options": options,
+            "seeding": data["seeding"],
+            "match_length": data["match_length"],
+            "clock_preset": data.get("clock_preset") or "",
+            "clock_policy": data["clock_policy"],
+        }
+
+
+class DirectorForm(forms.Form):
+    username = forms.CharField(label=gettext_lazy("User name"), max_length=150)
+
+
+class RoundForm(forms.Form):
+    part = forms.ChoiceField(label=gettext_lazy("Part"), required=False)
+    number = forms.IntegerField(label=gettext_lazy("Round"), min_value=1, max_value=99)
+    match_length = forms.IntegerField(
+        label=gettext_lazy("Match length"), min_value=1, max_value=25, required=False
+    )
+    clock_preset = forms.ChoiceField(
+        label=gettext_lazy("Clock"),
+        choices=lambda: clock_choices(keep=True),
+        initial="-",
+        required=False,
+    )
+    clock_policy = forms.ChoiceField(
+        label=gettext_lazy("Clocks"),
+        choices=[("", gettext_lazy("(unchanged)")), *ClockPolicy.choices],
+        required=False,
+    )
+    starts_at = forms.DateTimeField(
+        label=gettext_lazy("Starts at"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+
+    def __init__(self, *args: Any, parts: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["part"].choices = [(p, part_title(p)) for p in parts]
