@@ -1,4 +1,4 @@
-"""The API's URLs (``/api/v1/``, namespace ``games-api``): each feature's play."""
+"""The API's URLs (``/api/v1/``, namespace ``games-api``): each feature's views."""
 
 from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token

@@ -1,4 +1,4 @@
-"""Match-play pages (public reading, player actions)."""
+"""The pages of the shared core (namespace ``games``): match play, players, the leaderboard."""
 
 from django.urls import path
 

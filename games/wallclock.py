@@ -1,4 +1,4 @@
-"""The wall clock: the one place the application reads the time (architecture.md, "Time
+"""The wall clock: the one place the application reads the time (docs/architecture.md, "Time
 and randomness").
 
 Terms: a *moment* is an aware ``datetime`` (``USE_TZ`` is on); *ms* is a moment as whole
