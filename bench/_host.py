@@ -7,6 +7,7 @@ is on ``sys.path``)."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
 import time
@@ -15,6 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+class RunLimitExceeded(Exception):
+    """The run went on past its overall limit (:func:`start_run`)."""
+
+
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -148,3 +155,28 @@ class CpuSample:
         cores["machine"] = cpus * (self.busy - before.busy) / total if total else 0.0
         cores["steal"] = cpus * (self.steal - before.steal) / total if total else 0.0
         return cores
+
+
+def start_run(limit: int, *, load_effect: str) -> float:
+    """Begin a benchmark run: stop it with :class:`RunLimitExceeded` after ``limit``
+    seconds; let Ctrl-C (even when started in the background, where SIGINT comes ignored)
+    and SIGTERM stop it cleanly through the caller's ``finally`` clauses; warn when the
+    machine was busy before the run (``load_effect``: what that does to the figures).
+    Returns the run's start (``time.monotonic()``)."""
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise RunLimitExceeded(f"the run took longer than {limit} s")
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.alarm(limit)
+    began = time.monotonic()
+    idle_check = machine_busy()
+    if idle_check > 0.25:
+        print(
+            f"warning: {idle_check:.2f} of {os.cpu_count()} cores were busy before the run"
+            f" started: other load on this machine {load_effect}",
+            flush=True,
+        )
+    return began

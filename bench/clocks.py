@@ -131,10 +131,6 @@ CLEANUP_RESERVE = 40
 PROGRESS_EVERY = 20.0
 
 
-class RunLimitExceeded(Exception):
-    pass
-
-
 # ====================================================================== environment
 def server_env(smtp_port: int | None = None) -> dict[str, str]:
     """The environment of the worker, beat and the seeding children: production
@@ -1159,24 +1155,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick and args.lead is None:
         args.lead = 6.0
 
-    def on_alarm(signum: int, frame: Any) -> None:
-        raise RunLimitExceeded(f"the run took longer than {RUN_LIMIT} s")
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    # Ctrl-C (even when started in the background, where SIGINT comes ignored) and SIGTERM
-    # both stop the run cleanly: the finally clauses stop the worker, beat and the sink.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    signal.alarm(RUN_LIMIT)
-    began = time.monotonic()
+    # Ctrl-C and SIGTERM stop the run cleanly: the finally clauses stop the worker, beat
+    # and the sink.
+    began = _host.start_run(RUN_LIMIT, load_effect="delays the workers and scatters the figures")
     args.budget_end = time.time() + RUN_LIMIT
-    idle_check = _host.machine_busy()
-    if idle_check > 0.25:
-        print(
-            f"warning: {idle_check:.2f} of {os.cpu_count()} cores were busy before the run"
-            " started: other load on this machine delays the workers and scatters the figures",
-            flush=True,
-        )
     workdir = Path(tempfile.mkdtemp(prefix="bench-clocks-"))
     listener = FlagListener()
     results: list[SizeResult] = []
@@ -1200,7 +1182,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted: workers stopped", file=sys.stderr)
         return 130
-    except RunLimitExceeded as exc:
+    except _host.RunLimitExceeded as exc:
         print(f"stopped: {exc}", file=sys.stderr)
         return 1
     finally:

@@ -79,10 +79,6 @@ RUN_LIMIT = 300
 MAX_REQUESTS_PER_CLIENT = 100_000
 
 
-class RunLimitExceeded(Exception):
-    pass
-
-
 # ====================================================================== environment
 def server_env() -> dict[str, str]:
     env = dict(os.environ)
@@ -718,23 +714,8 @@ def main(argv: list[str] | None = None) -> int:
     per_client = args.matches_per_client
     n_matches = sum(CONCURRENCIES) * per_client
 
-    def on_alarm(signum: int, frame: Any) -> None:
-        raise RunLimitExceeded(f"the run took longer than {RUN_LIMIT} s")
-
-    signal.signal(signal.SIGALRM, on_alarm)
-    # Ctrl-C (even when started in the background, where SIGINT comes ignored) and SIGTERM
-    # both stop the run cleanly: the finally clause below stops gunicorn.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    signal.alarm(RUN_LIMIT)
-    began = time.monotonic()
-    idle_check = _host.machine_busy()
-    if idle_check > 0.25:
-        print(
-            f"warning: {idle_check:.2f} of {os.cpu_count()} cores were busy before the run"
-            " started: other load on this machine lowers and scatters the figures",
-            flush=True,
-        )
+    # Ctrl-C and SIGTERM stop the run cleanly: the finally clause below stops gunicorn.
+    began = _host.start_run(RUN_LIMIT, load_effect="lowers and scatters the figures")
     workdir = Path(tempfile.mkdtemp(prefix="bench-moves-"))
     server = Server(port=_host.free_port(HOST), workers=args.workers, log=workdir / "gunicorn.log")
     results: dict[tuple[str, int], Result] = {}
@@ -794,7 +775,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted: stopping gunicorn", file=sys.stderr)
         return 130
-    except RunLimitExceeded as exc:
+    except _host.RunLimitExceeded as exc:
         print(f"stopped: {exc}", file=sys.stderr)
         return 1
     finally:
