@@ -51,3 +51,31 @@ def test_delay_on_commit_sends_nothing_when_the_transaction_rolls_back(
     with django_capture_on_commit_callbacks(execute=False) as callbacks, pytest.raises(Boom):
         enqueue_then_fail()
     assert callbacks == []
+
+
+def test_the_registered_task_names_are_the_stable_interface():
+    # Queued messages, routes and beat's schedule name tasks; moving a tasks module must
+    # not rename one (issue 14), and every name they use must be registered.
+    from django.conf import settings
+
+    from games import background
+    from games.clocks.services import TABLE_CLOCK_ALARM
+    from games.notifications.services import DELIVER, DELIVER_EACH
+    from games.play.clock import GAME_CLOCK_ALARM
+
+    names = {name for name in app.tasks if not name.startswith("celery.")}
+    assert names == {
+        "config.ping",
+        "games.game_clock_alarm",
+        "games.table_clock_alarm",
+        "games.sweep_clock_alarms",
+        "games.notification_deliver",
+        "games.notification_deliver_each",
+        "games.notification_sweep",
+    }
+    for sent in (GAME_CLOCK_ALARM, TABLE_CLOCK_ALARM, DELIVER, DELIVER_EACH):
+        assert background.task(sent).name == sent
+    assert set(settings.CELERY_TASK_ROUTES) <= names
+    assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= names
+    with pytest.raises(KeyError):
+        background.task("games.no_such_task")
