@@ -8,7 +8,7 @@ from chouette import services
 from chouette.models import ChouetteSession
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
 
-#: The scripted session's roll-off (tests/chouette/test_rules.py): Bob 6, Ann 5, Cy and
+#: The scripted session's roll-off (tests/chouette/rulesdata.py): Bob 6, Ann 5, Cy and
 #: Eve tie at 3 (re-rolls 4 and 1), Dee 2: Bob box, Ann captain, then Cy, Eve, Dee.
 SCRIPT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 SCRIPT_ROLLS: dict[str, Any] = {"Ann": 5, "Bob": 6, "Cy": [3, 4], "Dee": 2, "Eve": [3, 1]}

@@ -17,13 +17,13 @@ from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, Ch
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.play.dice import ScriptedDice
 from tests.chouette.factories import players, session_with, simple_entry
-from tests.chouette.test_rules import (
+from tests.chouette.rulesdata import (
     CLASSIC_SCRIPT,
     EXPECTED_FINAL,
     INDIVIDUAL_SCRIPT,
     SESSION_PROFILES,
-    _reference_game,
-    _script_entry,
+    reference_game,
+    script_entry,
 )
 from tests.factories import PlayerFactory, UserFactory
 
@@ -95,8 +95,8 @@ def test_five_players_thirty_scripted_games_on_the_database(kind: str) -> None:
             )
             out.remove("Dee")
             line.append("Dee")
-        game = _script_entry(script_line, pk[box], [pk[p] for p in line])
-        expected_ids, keeps = _reference_game(script_line, pk[box], [pk[p] for p in line], profile)
+        game = script_entry(script_line, pk[box], [pk[p] for p in line])
+        expected_ids, keeps = reference_game(script_line, pk[box], [pk[p] for p in line], profile)
         session.refresh_from_db()
         by = dee if number % 3 == 0 else creator
         # The phone's preview shows the points and saves nothing.
