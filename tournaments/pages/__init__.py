@@ -5,9 +5,9 @@ Plain Django function views, like :mod:`games.play.pages`. Every page works with
 JavaScript: each action is a form post to the same services the API uses
 (:mod:`tournaments.services`), answered by a redirect (POST-redirect-GET) and, when a
 service refuses, the error's human message through :mod:`django.contrib.messages`: one
-shape for every post, :func:`games.web.act_and_redirect`, with the tournaments' wording of
-a refusal (:func:`tournaments.pages.common.explain_refusal`). A form that must keep what
-was typed (a new event) is rendered again instead, with status 400.
+shape for every post, :func:`games.web.act_and_redirect` (through
+:func:`tournaments.pages.common.act`, with the tournaments' wording of a refusal). A form
+that must keep what was typed (a new event) is rendered again instead, with status 400.
 
 One module per audience, like the URLs (:mod:`tournaments.urls`), after Tabbycat's
 ``urls_public.py``; this package re-exports nothing:

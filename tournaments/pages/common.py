@@ -4,14 +4,15 @@ match of an event by id, and how a service's refusal is worded."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from games.errors import ApplicationError, ValidationFailed
+from games.web import act_and_redirect
 from tournaments.models import OPEN, Event, TournamentMatch
 
 #: Cube values offered on the game-by-game form.
@@ -54,6 +55,12 @@ def explain_refusal(exc: ApplicationError) -> str:
     if exc.code == "later_results_depend" and isinstance(slots, list):
         text += " " + _("Matches: %(slots)s.") % {"slots": ", ".join(map(str, slots))}
     return text
+
+
+def act(request: HttpRequest, action: Callable[[], Any], **options: Any) -> HttpResponseRedirect:
+    """:func:`games.web.act_and_redirect` with the tournaments' wording of a refusal
+    (:func:`explain_refusal`)."""
+    return act_and_redirect(request, action, explain=explain_refusal, **options)
 
 
 def game_rows(length: int) -> range:

@@ -29,7 +29,7 @@ from games.clocks.pages import format_clock_ms
 from games.errors import ApplicationError
 from games.models import Game, Player
 from games.play import selectors as game_selectors
-from games.web import act_and_redirect, next_or
+from games.web import next_or
 from tournaments import pairing, selectors
 from tournaments.models import (
     FORMAT_PARTS,
@@ -43,7 +43,7 @@ from tournaments.models import (
 )
 from tournaments.pages.common import (
     CUBES,
-    explain_refusal,
+    act,
     game_rows,
     match_of,
     optional_int,
@@ -221,13 +221,12 @@ def flight_create(request: HttpRequest, event: Event) -> HttpResponseRedirect:
     if not form.is_valid():
         _form_error(request, form)
         return redirect(_manage_url(event))
-    return act_and_redirect(
+    return act(
         request,
         lambda: flights.flight_create(event_id=event.pk, by=request.user, **form.service_kwargs()),
         to=_manage_url(event),
         success=_("The flight was created."),
         then=lambda flight: _flight_manage_url(event, flight.pk),
-        explain=explain_refusal,
     )
 
 
@@ -240,12 +239,11 @@ def event_update(request: HttpRequest, event: Event) -> HttpResponseRedirect:
     if not form.is_valid():
         _form_error(request, form)
         return redirect(_manage_url(event))
-    return act_and_redirect(
+    return act(
         request,
         lambda: events.event_update(event_id=event.pk, by=request.user, **form.cleaned_data),
         to=_manage_url(event),
         success=_("The event's settings were saved."),
-        explain=explain_refusal,
     )
 
 
@@ -260,12 +258,11 @@ def event_add_director(request: HttpRequest, event: Event) -> HttpResponseRedire
     if user is None:
         messages.error(request, _("There is no user of this name."))
         return redirect(_manage_url(event))
-    return act_and_redirect(
+    return act(
         request,
         lambda: events.event_add_director(event_id=event.pk, by=request.user, user=user),
         to=_manage_url(event),
         success=_("%(name)s directs this event too.") % {"name": user},
-        explain=explain_refusal,
     )
 
 
@@ -343,7 +340,7 @@ def flight_round_set(request: HttpRequest, event: Event, flight_id: int) -> Http
     starts_at = data.get("starts_at")
     if isinstance(starts_at, datetime.datetime) and timezone.is_naive(starts_at):
         starts_at = timezone.make_aware(starts_at)
-    return act_and_redirect(
+    return act(
         request,
         lambda: flights.flight_round_set(
             flight_id=flight.pk,
@@ -357,7 +354,6 @@ def flight_round_set(request: HttpRequest, event: Event, flight_id: int) -> Http
         ),
         to=_flight_manage_url(event, flight.pk),
         success=_("The round's settings were saved."),
-        explain=explain_refusal,
     )
 
 
@@ -370,7 +366,7 @@ def entry_register(request: HttpRequest, event: Event, flight_id: int) -> HttpRe
         player_id = optional_int(request.POST.get("player", ""))
     except ValueError:
         player_id = 0
-    return act_and_redirect(
+    return act(
         request,
         lambda: entries.entry_register(
             flight_id=flight.pk,
@@ -380,7 +376,6 @@ def entry_register(request: HttpRequest, event: Event, flight_id: int) -> HttpRe
         ),
         to=next_or(request, _flight_manage_url(event, flight.pk)),
         success=lambda entry: _("%(name)s is entered.") % {"name": entry.player.name},
-        explain=explain_refusal,
     )
 
 
@@ -390,12 +385,11 @@ def entry_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpRes
     entry = get_object_or_404(
         Entry.objects.select_related("player"), pk=entry_id, flight__event=event
     )
-    return act_and_redirect(
+    return act(
         request,
         lambda: entries.entry_withdraw(entry_id=entry.pk, by=request.user),
         to=_flight_manage_url(event, entry.flight_id),
         success=_("%(name)s is withdrawn.") % {"name": entry.player.name},
-        explain=explain_refusal,
     )
 
 
@@ -408,12 +402,11 @@ def flight_draw(request: HttpRequest, event: Event, flight_id: int) -> HttpRespo
     except ValueError:
         messages.error(request, _("The random seed is a whole number."))
         return redirect(_flight_manage_url(event, flight.pk))
-    return act_and_redirect(
+    return act(
         request,
         lambda: draw.flight_draw(flight_id=flight.pk, by=request.user, seed=seed),
         to=_flight_manage_url(event, flight.pk),
         success=_("The draw is made."),
-        explain=explain_refusal,
     )
 
 
@@ -425,7 +418,7 @@ def round_publish(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
         number = optional_int(request.POST.get("number", ""))
     except ValueError:
         number = 0
-    return act_and_redirect(
+    return act(
         request,
         lambda: draw.round_publish(
             flight_id=flight.pk,
@@ -435,7 +428,6 @@ def round_publish(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
         ),
         to=_flight_manage_url(event, flight.pk),
         success=lambda row: _("Round %(number)d is published.") % {"number": row.number},
-        explain=explain_refusal,
     )
 
 
@@ -488,7 +480,7 @@ def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
 def match_enter(request: HttpRequest, event: Event, match_id: int) -> HttpResponseRedirect:
     """A director enters a result: final score, game by game, or a walkover."""
     row = match_of(event, match_id)
-    return act_and_redirect(
+    return act(
         request,
         lambda: results.result_enter(
             match_id=row.pk,
@@ -498,7 +490,6 @@ def match_enter(request: HttpRequest, event: Event, match_id: int) -> HttpRespon
         ),
         to=next_or(request, _match_manage_url(event, row.pk)),
         success=_("The result was entered."),
-        explain=explain_refusal,
     )
 
 
@@ -507,7 +498,7 @@ def match_enter(request: HttpRequest, event: Event, match_id: int) -> HttpRespon
 def match_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResponseRedirect:
     """A director corrects a result that stands (audited, with the reason)."""
     row = match_of(event, match_id)
-    return act_and_redirect(
+    return act(
         request,
         lambda: results.result_correct(
             match_id=row.pk,
@@ -519,7 +510,6 @@ def match_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResp
         ),
         to=_match_manage_url(event, row.pk),
         success=_("The result was corrected."),
-        explain=explain_refusal,
     )
 
 
@@ -532,10 +522,9 @@ def match_set_table(request: HttpRequest, event: Event, match_id: int) -> HttpRe
     except ValueError:
         messages.error(request, _("Tables are numbered 1 to 999."))
         return redirect(_match_manage_url(event, row.pk))
-    return act_and_redirect(
+    return act(
         request,
         lambda: results.match_set_table(match_id=row.pk, by=request.user, table=table),
         to=next_or(request, _match_manage_url(event, row.pk)),
         success=_("The table was saved."),
-        explain=explain_refusal,
     )

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.web import act_and_redirect, next_or
+from games.web import next_or
 from tournaments.models import Event, TournamentMatch
-from tournaments.pages.common import explain_refusal, match_of, posted_version, result_input
+from tournaments.pages.common import act, match_of, posted_version, result_input
 from tournaments.services import online, results
 
 
@@ -33,7 +33,7 @@ def match_report(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
     """A player reports their own match (the service refuses anyone else)."""
     event = get_object_or_404(Event, slug=slug)
     row = match_of(event, match_id)
-    return act_and_redirect(
+    return act(
         request,
         lambda: results.result_report(
             match_id=row.pk,
@@ -43,7 +43,6 @@ def match_report(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
         ),
         to=next_or(request, _flight_url(event, row.flight_id)),
         success=_reported,
-        explain=explain_refusal,
     )
 
 
@@ -53,14 +52,13 @@ def match_confirm(request: HttpRequest, slug: str, match_id: int) -> HttpRespons
     """The opponent of the player who reported (or a director) confirms the report."""
     event = get_object_or_404(Event, slug=slug)
     row = match_of(event, match_id)
-    return act_and_redirect(
+    return act(
         request,
         lambda: results.result_confirm(
             match_id=row.pk, by=request.user, expected_version=posted_version(request)
         ),
         to=next_or(request, _flight_url(event, row.flight_id)),
         success=_("Result confirmed."),
-        explain=explain_refusal,
     )
 
 
@@ -71,10 +69,9 @@ def match_start_online(request: HttpRequest, slug: str, match_id: int) -> HttpRe
     event = get_object_or_404(Event, slug=slug)
     row = match_of(event, match_id)
     clock = {"1": True, "0": False}.get(request.POST.get("clock", ""))
-    return act_and_redirect(
+    return act(
         request,
         lambda: online.match_start_online(match_id=row.pk, by=request.user, clock=clock),
         to=next_or(request, _flight_url(event, row.flight_id)),
         then=lambda online_match: reverse("games:match", kwargs={"match_id": online_match.pk}),
-        explain=explain_refusal,
     )

@@ -12,7 +12,7 @@ from games.notifications.services import Notice, notify_all
 from tournaments import bridge, pairing
 from tournaments.models import DONE, OPEN, Entry, Event, Flight, Format, TournamentMatch
 from tournaments.pairing.common import is_entrant
-from tournaments.services.common import touch
+from tournaments.services.common import match_notice_context, touch
 
 #: The place columns of an entry (written by :func:`_store_places` only).
 PLACE_FIELDS = ("place", "place_label", "side_part", "side_place_label")
@@ -207,17 +207,14 @@ def _notify_ready(
                     recipient=me.player,
                     kind="match_ready",
                     subject=f"tmatch:{row.pk}:{a.pk}-{b.pk}",
-                    context={
-                        "tournament_match_id": row.pk,
-                        "event": flight.event.name,
-                        "flight": flight.name,
-                        "event_slug": flight.event.slug,
-                        "flight_id": flight.pk,
-                        "opponent": other.player.name,
-                        "table": row.table,
-                        "round": row.round,
-                        "length": row.match_length,
-                    },
+                    context=match_notice_context(
+                        flight,
+                        row,
+                        opponent=other.player.name,
+                        table=row.table,
+                        round=row.round,
+                        length=row.match_length,
+                    ),
                 )
             )
     if notices:

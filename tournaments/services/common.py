@@ -73,3 +73,16 @@ def side_of_user(row: TournamentMatch, user: Any) -> str:
         if entry is not None and entry.player_id == player.pk:
             return s
     return ""
+
+
+def match_notice_context(flight: Flight, row: TournamentMatch, **more: Any) -> dict[str, Any]:
+    """What every notification about a tournament match carries (its texts and links,
+    :mod:`tournaments.notifications`), with the kind's own ``more``."""
+    return {
+        "tournament_match_id": row.pk,
+        "event": flight.event.name,
+        "flight": flight.name,
+        "event_slug": flight.event.slug,
+        "flight_id": flight.pk,
+        **more,
+    }

@@ -23,6 +23,7 @@ from tournaments.services.advancing import advance
 from tournaments.services.common import (
     check_version,
     lock_match,
+    match_notice_context,
     pairing_error,
     require_director,
     side_of_user,
@@ -231,15 +232,12 @@ def result_report(
                     recipient=opponent.player,
                     kind="result_to_confirm",
                     subject=f"tmatch:{row.pk}:report:{row.version}",
-                    context={
-                        "tournament_match_id": row.pk,
-                        "event": flight.event.name,
-                        "flight": flight.name,
-                        "event_slug": flight.event.slug,
-                        "flight_id": flight.pk,
-                        "reporter": player.name if player else "",
-                        "score": [result["score_a"], result["score_b"]],
-                    },
+                    context=match_notice_context(
+                        flight,
+                        row,
+                        reporter=player.name if player else "",
+                        score=[result["score_a"], result["score_b"]],
+                    ),
                 )
             ]
         )
