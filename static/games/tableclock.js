@@ -79,7 +79,7 @@
     return { delay: delay, reserves: reserves, running: running };
   }
 
-  /* As the server formats (games.tableclock_pages.format_clock_ms): h:mm:ss, m:ss, and
+  /* As the server formats (games.clocks.pages.format_clock_ms): h:mm:ss, m:ss, and
    * seconds with tenths under 10 s; rounded up, so 0 shows only at the flag. */
   function format(ms) {
     if (ms === null || ms === undefined) {

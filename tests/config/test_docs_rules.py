@@ -10,7 +10,7 @@ What is scanned: every ``.py``, ``.html``, ``.js`` and ``.md`` file under the ap
 template, static, test and bench folders, and README.md (a virtualenv or ``__pycache__``
 inside them is skipped). A citation is an ``R`` followed by one or two digits as a whole
 word. The one look-alike in the tree is a tournament slot key, ``R<round>-<board>`` or
-``R<round>-bye`` (tournaments/services.py builds them, tournaments/models.py shows
+``R<round>-bye`` (tournaments/services/draw.py builds them, tournaments/models.py shows
 one): an ``R`` number followed by a hyphen and a digit or ``bye`` is not a citation.
 A range is written with an ``R`` on both ends, so both ends are checked.
 """
