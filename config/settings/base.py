@@ -21,6 +21,9 @@ DEBUG = False
 ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=[])
 
 INSTALLED_APPS = [
+    # First, so that `runserver` is daphne's: the one-command run serves the live
+    # WebSocket (/ws/live/) with the pages, from one process.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -31,6 +34,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files
+    "channels",
     "games",
     "tournaments",
     "chouette",
@@ -158,6 +162,24 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Backstop for a lost send task: re-enqueue deliveries left pending (games.notifications.tasks).
     "notifications-requeue-stale": {"task": "games.notification_sweep", "schedule": 300.0},
 }
+
+# ---------------------------------------------------------------------------- live screens
+# games.live: every page that shows something that changes follows it over a WebSocket.
+# Each environment module sets CHANNEL_LAYERS: Redis wherever several processes serve
+# (production, the tests), in-memory only in the one-command local run (one process).
+# LIVE_PUBLISH=False stops publishing (bench/live.py measures moves with it on and off).
+LIVE_PUBLISH = env.bool("LIVE_PUBLISH", default=True)
+
+
+def redis_channel_layer(url: str) -> dict[str, object]:
+    """Channels' Redis layer on ``url``; each process keeps one connection pool."""
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url], "prefix": "live"},
+        }
+    }
+
 
 # ---------------------------------------------------------------------------- clocks (R12)
 # games.play.clock / games.play.alarms: each clocked game's next alarm gets a Celery ETA

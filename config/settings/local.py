@@ -5,7 +5,7 @@ the cache is in-process, so a fresh machine with only Python can serve the demo 
 """
 
 from .base import *
-from .base import DATABASE_URL_DEFAULT, REDIS_URL, database_from_env, env
+from .base import DATABASE_URL_DEFAULT, REDIS_URL, database_from_env, env, redis_channel_layer
 
 DEBUG = True
 SECRET_KEY = env.str("SECRET_KEY", default="local-development-only-not-secret")
@@ -19,10 +19,13 @@ if REDIS_URL:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
+    CHANNEL_LAYERS = redis_channel_layer(REDIS_URL)
 else:
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # One process serves everything here (daphne's runserver), so its memory will do.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Without Redis there is no worker and no beat: runserver's own thread sweeps the clocks'
 # alarms every second (games.clocks.sweep.start_inprocess_sweeper), and reads check them too.

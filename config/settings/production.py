@@ -5,7 +5,7 @@ the process at start rather than running with a guess.
 """
 
 from .base import *
-from .base import database_from_env, env
+from .base import database_from_env, env, redis_channel_layer
 
 DEBUG = False
 SECRET_KEY = env.str("SECRET_KEY")
@@ -20,6 +20,7 @@ CELERY_RESULT_BACKEND = REDIS_URL
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
 }
+CHANNEL_LAYERS = redis_channel_layer(REDIS_URL)
 
 # Notifications by email go through the club's SMTP server.
 EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"

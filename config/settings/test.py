@@ -6,7 +6,7 @@ Redis database 15 so that they never touch data of a local run on database 0.
 """
 
 from .base import *
-from .base import database_from_env, env
+from .base import database_from_env, env, redis_channel_layer
 
 DEBUG = False
 SECRET_KEY = "test-only-not-secret"  # noqa: S105
@@ -23,6 +23,8 @@ CELERY_RESULT_BACKEND = REDIS_URL
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
 }
+
+CHANNEL_LAYERS = redis_channel_layer(REDIS_URL)
 
 # Emails land in django.core.mail.outbox (pytest-django empties it for each test).
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

@@ -46,7 +46,7 @@ from games.engine.rules import RuleOptions
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Game, GameAction, Match, Player
 from games.play import clock as game_clock
-from games.play import notices
+from games.play import live, notices
 from games.play.dice import SYSTEM_DICE, DiceSource, roll_die
 from games.play.messages import engine_message
 from games.ratings import services as ratings
@@ -180,6 +180,7 @@ def match_end_session(*, match_id: int, by: Player) -> Match:
         if match.score1 != match.score2:
             match.winner_id = match.player1_id if match.score1 > match.score2 else match.player2_id
         match.save(update_fields=["status", "finished_at", "winner"])
+        live.publish_match_changed(match_id=match.pk)
     return match
 
 
@@ -191,10 +192,12 @@ def _game_begin(
     match_state: MatchState,
     dice: DiceSource,
     previous_clock: ClockState | None,
+    after: list[int] | None = None,
 ) -> Game:
     """Create game ``number`` and make its opening roll (R3): each player rolls one die,
     a tie rolls again (the engine doubles the cube then when automatic doubles are on).
-    A clocked match's clock then runs for the opening roll's winner, who plays it."""
+    A clocked match's clock then runs for the opening roll's winner, who plays it.
+    ``after``: the live position of the previous game's last action (games.play.live)."""
     state = new_game(options, match_state)
     log: list[Action] = []
     while state.phase == "opening":
@@ -222,10 +225,11 @@ def _game_begin(
         game_clock.arm_on_commit(
             game.pk, game.version, game.alarm_at if game.armed_version else None
         )
-    GameAction.objects.bulk_create(
+    rows = GameAction.objects.bulk_create(
         GameAction(game=game, seq=seq, kind=a.kind, player_index=a.player, data=dict(a.data))
         for seq, a in enumerate(log, start=1)
     )
+    live.publish_actions(game=game, rows=rows, after=after)
     return game
 
 
@@ -314,6 +318,7 @@ def _game_act(
             actor=player,
             now=now,
         )
+        live.publish_actions(game=game, rows=[logged])
     else:
         values["finished_at"] = now
         with transaction.atomic():
@@ -325,10 +330,17 @@ def _game_act(
                 actor=player,
                 now=now,
             )
+            live.publish_actions(game=game, rows=[logged])
             # Only the writer that won the compare-and-set gets here; the lock keeps
             # the match row in step with match_end_session.
             match = Match.objects.select_for_update().get(pk=game.match_id)
-            next_game = _match_advance(match=match, state=after, dice=dice, previous_clock=clock)
+            next_game = _match_advance(
+                match=match,
+                state=after,
+                dice=dice,
+                previous_clock=clock,
+                after=[game.number, logged.seq],
+            )
             game.match = match
     if values.get("armed_version") is not None:
         game_clock.arm_on_commit(game.pk, values["version"], values["alarm_at"])
@@ -456,10 +468,11 @@ def _match_advance(
     state: GameState,
     dice: DiceSource = SYSTEM_DICE,
     previous_clock: ClockState | None = None,
+    after: list[int] | None = None,
 ) -> Game | None:
     """Record a finished game in the match (R10, R11) and start the next game unless
     the match is over. A money session goes on game after game until a player ends it
-    between games."""
+    between games. ``after``: the live position of the finished game's last action."""
     assert state.result is not None
     match_state = apply_result(state.match, state.result)
     match.state = engine_actions.match_to_dict(match_state)
@@ -480,6 +493,7 @@ def _match_advance(
             match_state=match_state,
             dice=dice,
             previous_clock=previous_clock,
+            after=after,
         )
     match.save(update_fields=fields)
     if match.status == Match.Status.FINISHED:
@@ -682,7 +696,7 @@ def game_flag(
     if after.result is not None:
         values["finished_at"] = at
     # Under our row lock the compare-and-set cannot fail.
-    _game_store(
+    logged = _game_store(
         game=game,
         expected_version=game.version,
         values=values,
@@ -690,10 +704,16 @@ def game_flag(
         actor=None,
         now=at,
     )
+    live.publish_actions(game=game, rows=logged)
     for field, value in values.items():
         setattr(game, field, value)
     notices.lost_on_time(game=game, player_index=flagged, claim_needed=match.timeout_claim)
     if after.result is not None:
         locked = Match.objects.select_for_update().get(pk=match.pk)
-        _match_advance(match=locked, state=after, previous_clock=stopped)
+        _match_advance(
+            match=locked,
+            state=after,
+            previous_clock=stopped,
+            after=[game.number, values["version"]],
+        )
         notices.match_over(match=locked)

@@ -1,0 +1,153 @@
+"""The one WebSocket endpoint, ``/ws/live/``: a page follows its topics over it.
+
+Messages from the client (JSON)::
+
+    {"op": "watch", "topic": "match:12", "since": [2, 7]}   # since: versioned topics
+    {"op": "unwatch", "topic": "match:12"}
+
+to the client::
+
+    {"t": "watching", "topic": ..., "pos": [2, 9]}      # pos: versioned topics only
+    {"t": "refused", "topic": ..., "code": "forbidden", "detail": "..."}
+    {"t": "event", "topic": ..., "pos": [2, 8], "prev": [2, 7], ...}  # the topic's event
+    {"t": "changed", "topic": ...}                      # fetch the fragment again
+    {"t": "resync", "topic": ..., "pos": [3, 1]}        # too far behind: fetch the state
+
+Each connection keeps, per versioned topic, the position of the last event it sent. An
+event at or before it is dropped (never twice); an event whose ``prev`` is that position is
+sent; anything else means something was missed (a publisher elsewhere overtook another,
+or the client came back with an old position), and the gap is read from the topic's
+authoritative log (its ``replay``) before going on. The consumer handles one message at a
+time, so a replay and the live events that arrive during it cannot interleave.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.errors import ApplicationError
+from games.live.topics import Position, ReplayTooOld, topic_group, topic_kind
+
+log = logging.getLogger(__name__)
+
+#: Topics one connection may follow at once (a page follows two or three).
+MAX_TOPICS = 16
+#: Largest message accepted from a client, in characters.
+MAX_MESSAGE = 1024
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    async def connect(self) -> None:
+        self.watching: dict[str, Position | None] = {}  # topic -> last position sent
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        for topic in list(getattr(self, "watching", {})):
+            await self.channel_layer.group_discard(topic_group(topic), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None or len(text_data) > MAX_MESSAGE:
+            await self._refuse("", "bad_message", "A message is a short JSON object.")
+            return
+        await super().receive(text_data=text_data)
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        import json
+
+        try:
+            return json.loads(text_data)
+        except ValueError:
+            return None
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict) or not isinstance(content.get("topic"), str):
+            await self._refuse("", "bad_message", "A message is {op, topic}.")
+            return
+        topic = content["topic"]
+        op = content.get("op")
+        if op == "watch":
+            await self._watch(topic, content.get("since"))
+        elif op == "unwatch":
+            if self.watching.pop(topic, 0) != 0:
+                await self.channel_layer.group_discard(topic_group(topic), self.channel_name)
+        else:
+            await self._refuse(topic, "bad_message", "op is watch or unwatch.")
+
+    # ------------------------------------------------------------------ watching
+    async def _watch(self, topic: str, since: Any) -> None:
+        if topic not in self.watching and len(self.watching) >= MAX_TOPICS:
+            await self._refuse(topic, "too_many_topics", "Too many topics on one connection.")
+            return
+        user = self.scope.get("user")
+        try:
+            kind, key = topic_kind(topic)
+            await database_sync_to_async(kind.authorize)(user, key)
+        except ApplicationError as exc:
+            await self._refuse(topic, exc.code, str(exc.detail))
+            return
+        if kind.replay is None:
+            self.watching[topic] = None
+            await self.channel_layer.group_add(topic_group(topic), self.channel_name)
+            await self.send_json({"t": "watching", "topic": topic})
+            return
+        position = _position(since)
+        # Join first, then read the log: an event committed in between is either in the
+        # replay or queued behind it, and then dropped as already sent.
+        await self.channel_layer.group_add(topic_group(topic), self.channel_name)
+        self.watching[topic] = position
+        await self._catch_up(topic, position)
+        await self.send_json({"t": "watching", "topic": topic, "pos": self.watching[topic]})
+
+    async def _catch_up(self, topic: str, since: Position | None) -> None:
+        kind, key = topic_kind(topic)
+        assert kind.replay is not None
+        try:
+            events, current = await database_sync_to_async(kind.replay)(key, since)
+        except ReplayTooOld:
+            events, current = [], None
+        if current is None:
+            _, current = await database_sync_to_async(kind.replay)(key, None)
+            self.watching[topic] = current
+            await self.send_json({"t": "resync", "topic": topic, "pos": current})
+            return
+        for event in events:
+            await self.send_json({"t": "event", **event, "topic": topic})
+        self.watching[topic] = current
+
+    async def _refuse(self, topic: str, code: str, detail: str) -> None:
+        await self.send_json({"t": "refused", "topic": topic, "code": code, "detail": detail})
+
+    # ------------------------------------------------------------------ from the layer
+    async def live_event(self, message: dict[str, Any]) -> None:
+        event = message["event"]
+        topic = event["topic"]
+        if topic not in self.watching:
+            return
+        last = self.watching[topic]
+        pos, prev = event.get("pos"), event.get("prev")
+        if last is not None and pos <= last:
+            return  # sent already (in a replay, or twice by the layer)
+        if last is None or prev == last:
+            self.watching[topic] = pos
+            await self.send_json({"t": "event", **event})
+            return
+        await self._catch_up(topic, last)  # a gap: read it from the log
+
+    async def live_changed(self, message: dict[str, Any]) -> None:
+        if message["topic"] in self.watching:
+            await self.send_json({"t": "changed", "topic": message["topic"]})
+
+
+def _position(since: Any) -> Position | None:
+    if (
+        isinstance(since, list)
+        and 1 <= len(since) <= 4
+        and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**31 for n in since)
+    ):
+        return list(since)
+    return None

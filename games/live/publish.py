@@ -1,0 +1,193 @@
+"""Publishing to the channel layer, after commit and off the request's thread.
+
+Services call :func:`publish_events` (a versioned topic's events) and :func:`touch` (an
+unversioned topic changed). Both wait for the current transaction to commit
+(``transaction.on_commit``; outside a transaction that is at once) and then hand the
+message to this process's *publisher*: one asyncio event loop that sends the messages in
+the order they were handed over. In the ASGI server that loop is the server's own (it
+registers itself, :func:`serve_loop`), which the in-memory layer of the one-command run
+needs, since its queues belong to that loop. In every other process (gunicorn's workers,
+Celery's, a management command) it is a daemon thread started on first use, so that the
+channel layer's Redis connections live as long as the process: calling the layer through
+``async_to_sync`` from a request would open a new event loop, and with it a new Redis
+connection, for every message (bench/live.py measures the move rate with and without
+the push).
+
+``touch`` is coalesced: a topic that is already waiting to be sent is not queued again,
+so a director's burst of twenty results costs each open wall one fetch, not twenty.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import os
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from games.live.topics import Event, topic_group
+
+log = logging.getLogger(__name__)
+
+#: Seconds a process that exits waits for its last messages to be sent.
+EXIT_FLUSH_SECONDS = 2.0
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "LIVE_PUBLISH", True))
+
+
+def publish_events(topic: str, events: Sequence[Event]) -> None:
+    """Send ``events`` (dicts with ``pos`` and ``prev``) of versioned ``topic`` to its
+    followers once the current transaction commits."""
+    if not events or not enabled():
+        return
+    group = topic_group(topic)
+    items = [dict(e, topic=topic) for e in events]
+
+    def send() -> None:
+        now = time.time() * 1000
+        for item in items:
+            item["sent_at"] = now  # commit time, for the latency bench/live.py measures
+            _PUBLISHER.put(group, {"type": "live.event", "event": item}, coalesce=False)
+
+    transaction.on_commit(send)
+
+
+def touch(*topics: str) -> None:
+    """Tell the followers of each of ``topics`` that it changed, once the current
+    transaction commits."""
+    if not topics or not enabled():
+        return
+    wanted = tuple(dict.fromkeys(topics))
+
+    def send() -> None:
+        for topic in wanted:
+            _PUBLISHER.put(
+                topic_group(topic), {"type": "live.changed", "topic": topic}, coalesce=True
+            )
+
+    transaction.on_commit(send)
+
+
+def serve_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Called by the ASGI application (``config.asgi``) in the server's event loop: this
+    process publishes from that loop from now on."""
+    _PUBLISHER.use_loop(loop)
+
+
+def flush(timeout: float = EXIT_FLUSH_SECONDS) -> bool:
+    """Wait until everything handed over so far was sent (tests, exiting processes)."""
+    return _PUBLISHER.flush(timeout)
+
+
+class _Publisher:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
+        self._pid = 0
+        self._waiting: set[str] = set()  # coalesced groups queued and not yet sent
+        self._unsent = 0
+        self._idle = threading.Condition(self._lock)
+
+    # ---------------------------------------------------------------- the loop
+    def use_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        with self._lock:
+            if self._loop is loop and self._pid == os.getpid():
+                return
+            self._start_in(loop)
+
+    def _start_in(self, loop: asyncio.AbstractEventLoop) -> None:
+        # Under the lock. Messages still queued on a previous loop are sent from there.
+        self._loop = loop
+        self._pid = os.getpid()
+        ready = threading.Event()
+
+        def start() -> None:
+            self._queue = asyncio.Queue()
+            loop.create_task(self._drain(self._queue))
+            ready.set()
+
+        if _running_loop() is loop:
+            start()
+        else:
+            loop.call_soon_threadsafe(start)
+            ready.wait(5)
+
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        # Under the lock. A forked child (gunicorn, Celery prefork) starts its own.
+        if self._loop is None or self._pid != os.getpid() or self._loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="live-publisher", daemon=True).start()
+            self._unsent = 0
+            self._waiting.clear()
+            self._start_in(loop)
+        return self._loop  # type: ignore[return-value]
+
+    # ---------------------------------------------------------------- sending
+    def put(self, group: str, message: dict[str, Any], *, coalesce: bool) -> None:
+        with self._lock:
+            if coalesce:
+                if group in self._waiting:
+                    return
+                self._waiting.add(group)
+            loop = self._ensure_loop()
+            queue = self._queue
+            self._unsent += 1
+        item = (group, message)
+        if _running_loop() is loop:
+            queue.put_nowait(item)  # type: ignore[union-attr]
+        else:
+            loop.call_soon_threadsafe(queue.put_nowait, item)  # type: ignore[union-attr]
+
+    async def _drain(self, queue: asyncio.Queue[tuple[str, dict[str, Any]]]) -> None:
+        from channels.layers import get_channel_layer
+
+        layer = get_channel_layer()
+        while True:
+            group, message = await queue.get()
+            if message["type"] == "live.changed":
+                with self._lock:
+                    self._waiting.discard(group)
+            try:
+                if layer is not None:
+                    await layer.group_send(group, message)
+            except Exception:
+                # A push that fails is not retried: the follower's next event (a gap)
+                # or its reconnect replays what it missed from the database.
+                log.exception("live: could not publish to %s", group)
+            finally:
+                with self._lock:
+                    self._unsent -= 1
+                    if self._unsent <= 0:
+                        self._idle.notify_all()
+
+    def flush(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            if self._pid != os.getpid():
+                return True
+            while self._unsent > 0:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+_PUBLISHER = _Publisher()
+atexit.register(flush)
