@@ -70,6 +70,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.notifications.context_processors.notifications",
+                "games.live.context_processors.live",
             ],
         },
     },
