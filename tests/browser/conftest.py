@@ -29,8 +29,8 @@ PASSWORD = "jelszo-123"  # tests.factories.UserFactory
 WAIT_SECONDS = 10
 
 
-@pytest.fixture(scope="session")
-def _chromium() -> Iterator[Any]:
+def new_chromium() -> Any:
+    """A headless Debian Chromium driven through chromium-driver (a WebDriver)."""
     missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
     if missing:
         pytest.fail(
@@ -58,7 +58,22 @@ def _chromium() -> Iterator[Any]:
         "--lang=en-US",
     ):
         options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    return webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+
+
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[Any]:
+    driver = new_chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def second_browser() -> Iterator[Any]:
+    """Another Chromium, with its own cookies: the other player, a wall display, ..."""
+    driver = new_chromium()
     try:
         yield driver
     finally:
@@ -94,5 +109,70 @@ def log_in(browser: Any, live_server: Any, wait: Any) -> Callable[[Any], None]:
         browser.find_element(By.ID, "id_password").send_keys(PASSWORD)
         browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
         wait.until(lambda driver: "/accounts/login/" not in driver.current_url)
+
+    return go
+
+
+@pytest.fixture
+def asgi_server(transactional_db: Any) -> Iterator[Any]:
+    """The real ASGI application (``config.asgi``: the pages and the live WebSocket) served
+    by uvicorn from a thread of the test process, on the real Redis channel layer, with the
+    test's database. ``.url`` as pytest-django's ``live_server``; use it (with the
+    ``log_in_at`` fixture) where a test is about live pages."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(
+        "config.asgi:application",
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        ws="websockets",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="asgi-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the ASGI server (uvicorn) did not start", pytrace=False)
+        time.sleep(0.02)
+
+    class Running:
+        url = f"http://127.0.0.1:{port}"
+
+    try:
+        yield Running()
+    finally:
+        server.should_exit = True
+        thread.join(WAIT_SECONDS)
+
+
+@pytest.fixture
+def log_in_at(browser: Any) -> Callable[..., None]:
+    """``log_in_at(server, user, driver=browser)``: sign in through ``server``'s login
+    page, in English, in ``driver`` (the test's browser unless another is given)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    default = browser
+
+    def go(server: Any, user: Any, driver: Any = None) -> None:
+        browser = driver or default
+        browser.get(f"{server.url}/accounts/login/")
+        browser.add_cookie({"name": "django_language", "value": "en", "path": "/"})
+        browser.find_element(By.ID, "id_username").send_keys(user.username)
+        browser.find_element(By.ID, "id_password").send_keys(PASSWORD)
+        browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        WebDriverWait(browser, WAIT_SECONDS).until(
+            lambda d: "/accounts/login/" not in d.current_url
+        )
 
     return go
