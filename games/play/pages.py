@@ -199,12 +199,6 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 "home": home,
                 # Only the player who is to play gets the steps to arrange the play with.
                 "play_steps": _play_steps_data(state) if "play" in actions else None,
-                # Waiting for the other side: refresh, so the page needs no JavaScript.
-                # (Not while arranging a play: a clock counts down in static/games/
-                # matchclock.js instead.)
-                "auto_refresh": match.status == Match.Status.PLAYING
-                and my_index is not None
-                and not actions,
                 "clock": _clock_display(view["clock"]),
                 # A money session ends between games: before anyone plays the new one.
                 "can_end_session": match.is_money

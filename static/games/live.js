@@ -141,7 +141,9 @@
     if (data.t === "event") {
       positions[data.topic] = data.pos;
       document.dispatchEvent(new CustomEvent("live:event", { detail: data }));
-      refreshSoon(0);
+      var shown = versioned()[data.topic];
+      // The page may show it already (its own move, sent by a live form).
+      if (!(shown && shown.since && !later(data.pos, shown.since))) refreshSoon(0);
     } else if (data.t === "changed") {
       refreshSoon(150); // a burst of changes costs one fetch
     } else if (data.t === "resync") {
@@ -274,6 +276,11 @@
     document.dispatchEvent(new CustomEvent("live:swapped"));
   }
 
+  // A page script may ask for a fresh look (the match clock at zero).
+  document.addEventListener("live:refresh", function () {
+    refreshSoon(0);
+  });
+
   document.addEventListener("focusout", function () {
     setTimeout(function () {
       Object.keys(held).forEach(function (id) {
@@ -296,7 +303,10 @@
     form.querySelectorAll("button, input[type=submit]").forEach(function (b) {
       b.disabled = true;
     });
-    fetch(form.action, { method: "POST", body: data, credentials: "same-origin" })
+    // getAttribute: an input named "action" (the match page's forms have one) hides
+    // the form's action property.
+    var target = new URL(form.getAttribute("action") || location.href, location.href);
+    fetch(target.href, { method: "POST", body: data, credentials: "same-origin" })
       .then(function (r) {
         var there = new URL(r.url, location.href);
         if (there.pathname !== location.pathname) {

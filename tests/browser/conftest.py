@@ -134,7 +134,7 @@ def asgi_server(transactional_db: Any) -> Iterator[Any]:
         port=port,
         log_level="warning",
         lifespan="on",
-        ws="websockets",
+        ws="websockets-sansio",
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="asgi-server", daemon=True)

@@ -1,0 +1,90 @@
+"""A match followed live in two real browsers (issue 15; static/games/live.js): what one
+player does appears on the other's page within a second, with no reload, over the real
+ASGI server and the real Redis channel layer."""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from games.engine.actions import state_from_dict
+from games.models import Game
+from games.play import services
+from games.play.dice import ScriptedDice
+from tests.factories import UserPlayerFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: What "live" means here: the other page shows it within this many seconds.
+LIVE_SECONDS = 1.0
+
+
+def _moves(driver) -> int:
+    return len(driver.find_elements(By.CSS_SELECTOR, "section.moves li"))
+
+
+def _mark(driver) -> None:
+    """A marker that a reload would wipe out."""
+    driver.execute_script("window.__noReload = 1;")
+
+
+def _not_reloaded(driver) -> bool:
+    return driver.execute_script("return window.__noReload === 1;")
+
+
+def _watching(driver) -> None:
+    WebDriverWait(driver, 10).until(
+        lambda d: d.execute_script("return document.body.dataset.liveState === 'up';")
+    )
+
+
+def _to_act(match) -> int:
+    game = Game.objects.filter(match=match).order_by("-number").first()
+    return state_from_dict(game.state).player_to_act
+
+
+def test_two_browsers_follow_each_others_moves_without_reloading(
+    browser, second_browser, asgi_server, log_in_at
+):
+    anna, bence = UserPlayerFactory(name="Anna"), UserPlayerFactory(name="Bence")
+    match = services.match_create(player1=anna, player2=bence, length=3, clock="seed002")
+    services.match_start(match_id=match.pk, dice=ScriptedDice([3, 1]))
+    drivers = {0: browser, 1: second_browser}
+    for index, player in ((0, anna), (1, bence)):
+        log_in_at(asgi_server, player.user, driver=drivers[index])
+        drivers[index].get(f"{asgi_server.url}/matches/{match.pk}/")
+        _watching(drivers[index])
+        _mark(drivers[index])
+
+    for turn in range(4):
+        mover = _to_act(match)
+        me, other = drivers[mover], drivers[1 - mover]
+        before = _moves(other)
+        roll = me.find_elements(By.CSS_SELECTOR, "button[value=roll]")
+        if roll:
+            roll[0].click()  # then the play of the roll, on the redrawn page
+            WebDriverWait(me, 5).until(
+                lambda d: d.find_elements(By.CSS_SELECTOR, "form.stacked select#play")
+            )
+        me.find_element(By.CSS_SELECTOR, "form.stacked button[type=submit]").click()
+        WebDriverWait(other, LIVE_SECONDS).until(lambda d, n=before: _moves(d) > n)
+        assert "to act" in other.find_element(By.CSS_SELECTOR, ".panel .turn").text, turn
+        # The one to act now has the controls, redrawn without a reload.
+        assert other.find_elements(By.CSS_SELECTOR, "button[value=roll], button[value=double]")
+
+    # A resignation offered in one browser is answered in the other; the next game
+    # appears in both.
+    mover = _to_act(match)
+    me, other = drivers[mover], drivers[1 - mover]
+    me.find_element(By.CSS_SELECTOR, "details.resign summary").click()
+    me.find_element(By.CSS_SELECTOR, "details.resign button[type=submit]").click()
+    accept = WebDriverWait(other, LIVE_SECONDS).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "button[value=accept_resignation]")
+    )
+    accept[0].click()
+    for driver in drivers.values():
+        WebDriverWait(driver, LIVE_SECONDS + 1).until(
+            lambda d: "Game 2" in d.find_element(By.CSS_SELECTOR, ".panel h2").text
+        )
+    assert all(_not_reloaded(d) for d in drivers.values())
