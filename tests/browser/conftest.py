@@ -128,31 +128,42 @@ def asgi_server(transactional_db: Any) -> Iterator[Any]:
     with socket.socket() as probe:  # a free port
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(
-        "config.asgi:application",
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        lifespan="on",
-        ws="websockets-sansio",
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="asgi-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the ASGI server (uvicorn) did not start", pytrace=False)
-        time.sleep(0.02)
 
     class Running:
-        url = f"http://127.0.0.1:{port}"
+        """The server; ``stop()`` and ``start()`` again on the same port (a restart)."""
 
+        url = f"http://127.0.0.1:{port}"
+        server: Any = None
+        thread: Any = None
+
+        def start(self) -> None:
+            config = uvicorn.Config(
+                "config.asgi:application",
+                host="127.0.0.1",
+                port=port,
+                log_level="warning",
+                lifespan="on",
+                ws="websockets-sansio",
+            )
+            self.server = uvicorn.Server(config)
+            self.thread = threading.Thread(target=self.server.run, name="asgi", daemon=True)
+            self.thread.start()
+            deadline = time.monotonic() + WAIT_SECONDS
+            while not self.server.started:
+                if time.monotonic() > deadline or not self.thread.is_alive():
+                    pytest.fail("the ASGI server (uvicorn) did not start", pytrace=False)
+                time.sleep(0.02)
+
+        def stop(self) -> None:
+            self.server.should_exit = True
+            self.thread.join(WAIT_SECONDS)
+
+    running = Running()
+    running.start()
     try:
-        yield Running()
+        yield running
     finally:
-        server.should_exit = True
-        thread.join(WAIT_SECONDS)
+        running.stop()
 
 
 @pytest.fixture

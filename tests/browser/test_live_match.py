@@ -88,3 +88,34 @@ def test_two_browsers_follow_each_others_moves_without_reloading(
             lambda d: "Game 2" in d.find_element(By.CSS_SELECTOR, ".panel h2").text
         )
     assert all(_not_reloaded(d) for d in drivers.values())
+
+
+def test_a_spectator_page_says_when_the_server_is_gone_and_comes_back_by_itself(
+    browser, asgi_server
+):
+    """A page left open (a spectator, a wall) across a server restart: it says the live
+    updates are interrupted, reconnects by itself, and what happened meanwhile shows."""
+    anna, bence = UserPlayerFactory(name="Anna"), UserPlayerFactory(name="Bence")
+    match = services.match_create(player1=anna, player2=bence, length=3)
+    game = services.match_start(match_id=match.pk, dice=ScriptedDice([3, 1]))
+    browser.get(f"{asgi_server.url}/matches/{match.pk}/")
+    _watching(browser)
+    _mark(browser)
+    assert not browser.find_element(By.ID, "live-status").is_displayed()
+
+    asgi_server.stop()
+    WebDriverWait(browser, 5).until(lambda d: d.find_element(By.ID, "live-status").is_displayed())
+    state = state_from_dict(game.state)
+    from games.engine.position import position_id
+
+    services.game_play(  # played while the page's server is down
+        game_id=game.pk,
+        player=(anna, bence)[state.player_to_act],
+        expected_version=game.version,
+        result_position_id=position_id(state.legal_plays()[0].result),
+    )
+    asgi_server.start()
+    _watching(browser)  # back by itself
+    WebDriverWait(browser, 5).until(lambda d: _moves(d) == 1)
+    assert not browser.find_element(By.ID, "live-status").is_displayed()
+    assert _not_reloaded(browser)
