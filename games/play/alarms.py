@@ -92,8 +92,12 @@ def _game_for_alarm(game_id: int) -> Game | None:
         f" JOIN {Player._meta.db_table} p2 ON p2.id = m.player2_id"
         f" LEFT JOIN {user_model._meta.db_table} u1 ON u1.id = p1.user_id"
         f" LEFT JOIN {user_model._meta.db_table} u2 ON u2.id = p2.user_id"
-        " WHERE g.id = %s FOR UPDATE OF g"
+        " WHERE g.id = %s"
     )
+    if connection.vendor == "postgresql":
+        # SQLite (the one-command local run) has no row locks: its one writer at a time
+        # serialises the flag with the moves instead.
+        sql += " FOR UPDATE OF g"
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id])
         row = cursor.fetchone()
