@@ -57,6 +57,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -436,17 +437,29 @@ async def sync(port: int, play: MatchPlay, stats: Stats) -> None:
     play.failures += 1
 
 
-async def move_client(port: int, specs: list[dict[str, Any]], stats: Stats) -> None:
-    """Play the client's matches in turn, one action each, until the window ends."""
+async def move_client(
+    port: int,
+    specs: list[dict[str, Any]],
+    stats: Stats,
+    on_move: Callable[[dict[str, Any]], None] | None = None,
+) -> None:
+    """Play the client's matches in turn, one action each, until the window ends.
+    ``on_move`` is given the game view of every 2xx answer to a POST (bench/live.py
+    learns from it which positions the watchers must be sent)."""
     plays = [MatchPlay(spec) for spec in specs]
     try:
-        await _play(port, plays, stats)
+        await _play(port, plays, stats, on_move)
     finally:
         for spec, play in zip(specs, plays, strict=True):
             spec["resume"] = play.snapshot()  # handed back for the next round
 
 
-async def _play(port: int, plays: list[MatchPlay], stats: Stats) -> None:
+async def _play(
+    port: int,
+    plays: list[MatchPlay],
+    stats: Stats,
+    on_move: Callable[[dict[str, Any]], None] | None = None,
+) -> None:
     for step in range(MAX_REQUESTS_PER_CLIENT):
         if time.monotonic() >= stats.end:
             return
@@ -475,7 +488,10 @@ async def _play(port: int, plays: list[MatchPlay], stats: Stats) -> None:
             play.synced = False
             continue
         try:
-            play.apply(json.loads(answer[1]))
+            view = json.loads(answer[1])
+            if on_move is not None:
+                on_move(view)
+            play.apply(view)
         except (ValueError, KeyError, TypeError):
             stats.record(kind, 0.0, time.monotonic(), "unexpected body")
             play.synced = False
