@@ -173,10 +173,14 @@ LIVE_PUBLISH = env.bool("LIVE_PUBLISH", default=True)
 
 
 def redis_channel_layer(url: str) -> dict[str, object]:
-    """Channels' Redis layer on ``url``; each process keeps one connection pool."""
+    """channels_redis's pub/sub layer on ``url``: a group send is one ``PUBLISH`` (the
+    core layer's Lua script and sorted sets cost about 6 times as much CPU in the web
+    worker that publishes: bench/live.py), each process holds one connection, and a
+    message is never stored -- which the live topics do not need, since a client that
+    missed something gets it replayed from the database (games.live.consumer)."""
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [url], "prefix": "live"},
         }
     }

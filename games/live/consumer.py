@@ -30,7 +30,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.errors import ApplicationError
-from games.live.topics import Position, ReplayTooOld, topic_group, topic_kind
+from games.live.topics import Position, ReplayTooOld, TopicKind, topic_group, topic_kind
 
 log = logging.getLogger(__name__)
 
@@ -83,41 +83,45 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if topic not in self.watching and len(self.watching) >= MAX_TOPICS:
             await self._refuse(topic, "too_many_topics", "Too many topics on one connection.")
             return
-        user = self.scope.get("user")
         try:
             kind, key = topic_kind(topic)
-            await database_sync_to_async(kind.authorize)(user, key)
         except ApplicationError as exc:
             await self._refuse(topic, exc.code, str(exc.detail))
-            return
-        if kind.replay is None:
-            self.watching[topic] = None
-            await self.channel_layer.group_add(topic_group(topic), self.channel_name)
-            await self.send_json({"t": "watching", "topic": topic})
             return
         position = _position(since)
         # Join first, then read the log: an event committed in between is either in the
         # replay or queued behind it, and then dropped as already sent.
         await self.channel_layer.group_add(topic_group(topic), self.channel_name)
-        self.watching[topic] = position
-        await self._catch_up(topic, position)
+        try:
+            # One trip to the database thread for both: a page's socket opens with it.
+            admitted = await database_sync_to_async(_admit)(
+                kind, self.scope.get("user"), key, position
+            )
+        except ApplicationError as exc:
+            await self.channel_layer.group_discard(topic_group(topic), self.channel_name)
+            await self._refuse(topic, exc.code, str(exc.detail))
+            return
+        if admitted is None:
+            self.watching[topic] = None
+            await self.send_json({"t": "watching", "topic": topic})
+            return
+        await self._send_replay(topic, *admitted)
         await self.send_json({"t": "watching", "topic": topic, "pos": self.watching[topic]})
 
     async def _catch_up(self, topic: str, since: Position | None) -> None:
         kind, key = topic_kind(topic)
-        assert kind.replay is not None
-        try:
-            events, current = await database_sync_to_async(kind.replay)(key, since)
-        except ReplayTooOld:
-            events, current = [], None
-        if current is None:
-            _, current = await database_sync_to_async(kind.replay)(key, None)
-            self.watching[topic] = current
+        replayed = await database_sync_to_async(_replay)(kind, key, since)
+        await self._send_replay(topic, *replayed)
+
+    async def _send_replay(
+        self, topic: str, events: list[dict[str, Any]] | None, current: Position
+    ) -> None:
+        self.watching[topic] = current
+        if events is None:
             await self.send_json({"t": "resync", "topic": topic, "pos": current})
             return
         for event in events:
             await self.send_json({"t": "event", **event, "topic": topic})
-        self.watching[topic] = current
 
     async def _refuse(self, topic: str, code: str, detail: str) -> None:
         await self.send_json({"t": "refused", "topic": topic, "code": code, "detail": detail})
@@ -141,6 +145,27 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def live_changed(self, message: dict[str, Any]) -> None:
         if message["topic"] in self.watching:
             await self.send_json({"t": "changed", "topic": message["topic"]})
+
+
+def _admit(
+    kind: TopicKind, user: Any, key: str, since: Position | None
+) -> tuple[list[dict[str, Any]] | None, Position] | None:
+    """May ``user`` follow the topic (raises when not), and for a versioned topic what
+    to send first: the events after ``since`` (``None``: resync) and the position."""
+    kind.authorize(user, key)
+    if kind.replay is None:
+        return None
+    return _replay(kind, key, since)
+
+
+def _replay(
+    kind: TopicKind, key: str, since: Position | None
+) -> tuple[list[dict[str, Any]] | None, Position]:
+    assert kind.replay is not None
+    try:
+        return kind.replay(key, since)
+    except ReplayTooOld:
+        return None, kind.replay(key, None)[1]
 
 
 def _position(since: Any) -> Position | None:

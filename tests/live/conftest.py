@@ -18,20 +18,6 @@ from asgiref.sync import async_to_sync
 WAIT = 5.0
 
 
-@pytest.fixture(autouse=True)
-def _fresh_channel_layer() -> Any:
-    """Each test's layer starts with no groups or messages from earlier tests: the
-    layer's keys (prefix ``live``) are deleted from the tests' Redis database."""
-    import redis
-    from django.conf import settings
-
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    for key in client.scan_iter("live*"):
-        client.delete(key)
-    yield
-    client.close()
-
-
 def run(coro: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
     return async_to_sync(coro)()
 
