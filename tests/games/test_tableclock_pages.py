@@ -71,7 +71,7 @@ def test_the_directors_list_shows_every_live_clock_with_bounded_queries(
     html = response.content.decode()
     assert response.status_code == 200
     assert 'http-equiv="refresh"' not in html
-    assert " clocks:all\"" in html  # followed live
+    assert ' clocks:all"' in html  # followed live
     assert html.index("Table 1") < html.index("Table 2") < html.index("Table 10")
     assert "Erik" not in html  # finished
     assert "1:16" in html and "1:30" in html  # Bence's 76 s, Anna's full reserve
