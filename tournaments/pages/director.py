@@ -65,9 +65,9 @@ from tournaments.pages.forms import (
 )
 from tournaments.services import draw, entries, events, flights, results
 
-#: Online matches with a clock whose moves the event's page follows live (a page
-#: follows at most 16 topics, games.live.consumer.MAX_TOPICS): the others show their
-#: clocks as of the page's last redraw.
+#: Online matches whose moves the event's page follows live, those with a clock first (a
+#: page follows at most 16 topics, games.live.consumer.MAX_TOPICS): the others show
+#: their clocks and scores as of the page's last redraw.
 FOLLOWED_CLOCKS = 12
 #: Players listed for one search on the registration form.
 SEARCH_LIMIT = 20
@@ -223,8 +223,13 @@ def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
             "director_form": DirectorForm(),
             "unfinished": unfinished,
             "directors": event.directors.order_by("username"),
+            # The online matches' moves too: their clocks first, then their scores.
             "live_topics": _live_topics(
-                event, [row["match"].online_match_id for row in unfinished if row["clock"]]
+                event,
+                [
+                    row["match"].online_match_id
+                    for row in sorted(unfinished, key=lambda row: row["clock"] is None)
+                ],
             ),
         },
     )
