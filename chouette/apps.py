@@ -9,7 +9,11 @@ class ChouetteConfig(AppConfig):
     def ready(self) -> None:
         from games.players.sections import register_player_section
 
+        from . import live
         from .selectors import player_chouette_totals
+
+        # The scoreboard's live topic (games.live).
+        live.register()
 
         # The player page (games) shows a player's chouette totals per session.
         register_player_section(

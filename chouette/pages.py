@@ -10,8 +10,9 @@ service refuses, the error's human message through :mod:`django.contrib.messages
 (:func:`games.web.act_and_redirect`; the new session's form and the game entry are
 rendered again with status 400 instead, keeping what was typed). The game entry's
 **Preview** is the one post answered with a page: it saves nothing and shows the same
-form again with every player's points. The scoreboard refreshes itself with a
-``<meta http-equiv="refresh">`` (no JavaScript needed).
+form again with every player's points. The scoreboard and its wall follow the session
+live (``chouette:<id>``, :mod:`chouette.live`): a game saved from one phone appears on
+every other screen without a reload.
 
 Who sees what: anyone reads the list, a scoreboard, a summary and a player's totals.
 The session's creator, its players with a login and staff (:func:`services.may_write`)
@@ -38,16 +39,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from chouette import rules, selectors, services
+from chouette import live, rules, selectors, services
 from chouette.messages import rule_message
 from chouette.models import ChouetteSession
 from games.errors import ApplicationError, ValidationFailed
 from games.models import Player
 from games.web import act_and_redirect, show_refusal
 
-#: Seconds between the refreshes of the scoreboard (phone) and of the wall display.
-REFRESH_SECONDS = 30
-WALL_REFRESH_SECONDS = 15
 #: Sessions listed on the list page.
 LIST_LIMIT = 50
 
@@ -281,7 +279,7 @@ def _game_rows(board: selectors.Scoreboard) -> list[dict[str, Any]]:
 def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
     """The live scoreboard: the seating line with box, captain, partner and team marked,
     the last game's cubes, running totals and the last games; ``?wall=1`` for a big
-    screen (no header, large type). Both refresh themselves."""
+    screen (no header, large type). Both follow the session live."""
     board = _board_or_404(session_id)
     wall = request.GET.get("wall") == "1"
     can_write = services.may_write(request.user, board.session)
@@ -292,7 +290,7 @@ def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
         "game_rows": _game_rows(board),
         "fate_labels": FATE_LABELS,
         "can_write": can_write and board.session.is_open,
-        "refresh_seconds": WALL_REFRESH_SECONDS if wall else REFRESH_SECONDS,
+        "live_topics": live.session_topic(board.session.pk),
     }
     if wall:
         return render(request, "chouette/wall.html", context)

@@ -8,7 +8,9 @@ House rules (docs/architecture.md), as they apply here:
 * **One lock per session**: every write locks the :class:`ChouetteSession` row
   (``select_for_update``), checks an optional ``expected_version`` (409
   ``stale_version``) and bumps ``version``. Two games entered at once from two phones
-  are recorded one after the other, and the second, stale one is refused.
+  are recorded one after the other, and the second, stale one is refused. Once the
+  write commits, the scoreboards that follow the session redraw (``chouette:<id>``,
+  :mod:`chouette.live`).
 * **Gather, compute purely, persist**: the ledger is replayed from the stored events
   (:meth:`chouette.rules.Ledger.replay`), the pure rules validate and settle the new
   event, and this module stores what they return: the event, its ledger lines, the new
@@ -33,7 +35,7 @@ from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils.translation import gettext as _
 
-from chouette import rules
+from chouette import live, rules
 from chouette.messages import CONFLICT_CODES, rule_message
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
 from chouette.stored import profile_of, stake_of, stored_event
@@ -147,6 +149,7 @@ def _touch(session: ChouetteSession, seating: rules.Seating, *fields: str) -> No
     session.seating = seating.to_dict()
     session.version += 1
     session.save(update_fields=["seating", "version", *fields])
+    live.session_changed(session.pk)
 
 
 def _check_player_ids(player_ids: Any) -> list[int]:
@@ -363,6 +366,7 @@ def session_end(
         session.ended_at = wallclock.now()
         session.version += 1
         session.save(update_fields=["status", "ended_at", "version"])
+        live.session_changed(session.pk)
     return session
 
 

@@ -24,8 +24,11 @@ class GamesConfig(AppConfig):
         # before any page, task or admin form lists them. Other apps register theirs
         # the same way, from their own ready().
         import_module("games.notifications.services")
-        # The live topics this app publishes (games.live): a match, move by move.
+        # The live topics this app publishes (games.live): a match, move by move; a
+        # user's notifications; the list of live clocks and each table clock.
         import_module("games.play.live").register()
+        import_module("games.notifications.live").register()
+        import_module("games.clocks.live").register()
         # The one-command local run has no Celery beat: runserver's serving process
         # (RUN_MAIN is set in the autoreloader's child) sweeps the clocks' alarms itself.
         if settings.GAMES_INPROCESS_SWEEPER and os.environ.get("RUN_MAIN") == "true":

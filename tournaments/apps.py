@@ -12,11 +12,13 @@ class TournamentsConfig(AppConfig):
         from games.ratings.sources import register_result_links
         from games.signals import match_finished
 
-        from . import notifications  # noqa: F401
+        from . import live, notifications  # noqa: F401
         from .pages.public import player_section_context
         from .selectors import result_links, result_will_be_rated
         from .services.online import on_match_finished
 
+        # The live topics of the flight, event and director's pages (games.live).
+        live.register()
         # A tournament match played online reports itself when its last game ends.
         match_finished.connect(on_match_finished, dispatch_uid="tournaments.match_finished")
         # The player page (games) lists the player's tournaments with their places.

@@ -2,10 +2,12 @@
 the form that sets one up, and the tablet page between the two players.
 
 Every page works without JavaScript: times are rendered by the server from the stored
-state at the server's time, the director's list and a running tablet page refresh
-themselves, and tapping a half is a plain form post to the same services the API uses.
-With JavaScript (``static/games/tableclock.js``) the tablet counts down locally, taps
-through the API and beeps and vibrates when a reserve runs low and at the flag.
+state at the server's time, and tapping a half is a plain form post to the same services
+the API uses. With JavaScript the director's list follows every clock live
+(``clocks:all``, :mod:`games.clocks.live`: redrawn on each tap, move, pause or flag), and
+the tablet (``static/games/tableclock.js``) counts down locally, taps through the API,
+follows its clock's ``tableclock:<id>`` topic (a second device shows the taps of the
+first) and beeps and vibrates when a reserve runs low and at the flag.
 """
 
 from __future__ import annotations
@@ -25,17 +27,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from games import wallclock
+from games.clocks import live
 from games.clocks import selectors as clock_selectors
 from games.clocks import services as tableclocks
 from games.clocks.api import TableClockOutput
 from games.errors import ApplicationError
 from games.models import TableClock
 from games.play import selectors
+from games.play.live import CLOCK_LIST_TOPIC
 from games.web import next_or, show_refusal
 
-#: Seconds between the refreshes of the director's list and of a tablet page without
-#: JavaScript.
-REFRESH_SECONDS = 5
 #: Under this much reserve the tablet warns (beep, vibration) and shows tenths.
 LOW_RESERVE_MS = 10_000
 
@@ -69,8 +70,8 @@ def format_clock_ms(ms: int | None) -> str:
 # ====================================================================== the director
 @never_cache
 def table_clock_list_page(request: HttpRequest) -> HttpResponse:
-    """Every live table clock with its times now; flagged ones stand out. Refreshes
-    itself every few seconds."""
+    """Every live table clock with its times now, and the online games with a clock;
+    flagged ones stand out. Follows them live (``clocks:all``)."""
     found = clock_selectors.table_clock_list()
     if tableclocks.table_clocks_flag_due(table_clocks=found):
         found = clock_selectors.table_clock_list()
@@ -96,7 +97,12 @@ def table_clock_list_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/tableclocks/list.html",
-        {"rows": rows, "online": online, "refresh_seconds": REFRESH_SECONDS, "server_time": at},
+        {
+            "rows": rows,
+            "online": online,
+            "server_time": at,
+            "live_topics": CLOCK_LIST_TOPIC,
+        },
     )
 
 
@@ -231,8 +237,7 @@ def table_clock_page(request: HttpRequest, clock_id: int) -> HttpResponse:
             "can_operate": clock_selectors.table_clock_can_operate(clock=clock, user=request.user),
             "row": row,
             "status_text": _status_text(status, flagged, names),
-            "auto_refresh": status in (TableClock.Status.RUNNING, TableClock.Status.PAUSED),
-            "refresh_seconds": REFRESH_SECONDS,
+            "live_topics": live.table_clock_topic(clock.pk),
             "low_reserve_ms": LOW_RESERVE_MS,
             "delay_text": format_clock_ms(view["delay_ms"]),
             "texts": {

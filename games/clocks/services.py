@@ -9,8 +9,10 @@ database, as :mod:`games.play.clock` and :mod:`games.play.alarms` do for online 
   reading (:func:`games.wallclock.now`), stores it with the next version and the
   ``deadline_at`` at which the running player flags, and after commit sends a timer task
   (``games.table_clock_alarm``, :mod:`games.clocks.tasks`) with an ETA at that deadline
-  when it is near (:data:`games.background.ARM_WINDOW`). A refused write raises inside
-  the transaction, so it changes nothing.
+  when it is near (:data:`games.background.ARM_WINDOW`), and tells the pages that show
+  the clock (its ``tableclock:<id>`` topic and the list's ``clocks:all``,
+  :mod:`games.clocks.live`). A refused write raises inside the transaction, so it
+  changes nothing.
 * :func:`table_clock_alarm` records the flag when it is due: it locks the row, returns
   "stale" when the version moved or the clock no longer runs, "not_due" before the
   deadline. Running it twice has one effect. The timer calls it, so does the sweeper
@@ -53,6 +55,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import background, wallclock
+from games.clocks import live
 from games.clocks.selectors import paused_ms, table_clock_can_operate
 from games.engine.clock import ClockSettings, ClockState, preset, settings_from_dict
 from games.engine.errors import EngineError
@@ -144,7 +147,7 @@ def table_clock_create(
         )
     except EngineError as exc:
         raise _engine_error(exc) from None
-    return TableClock.objects.create(
+    table_clock = TableClock.objects.create(
         label=label,
         player1_name=names[0],
         player2_name=names[1],
@@ -158,6 +161,8 @@ def table_clock_create(
         status=Status.READY,
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
     )
+    live.clock_list_changed()
+    return table_clock
 
 
 def _settings(clock: str | Mapping[str, Any]) -> ClockSettings:
@@ -418,6 +423,7 @@ def _store(
     if status == Status.FINISHED:
         clock.finished_at = at
     clock.save()
+    live.table_clock_changed(clock.pk)
     if near:
         _arm_on_commit(clock.pk, clock.version, deadline)
 

@@ -1,8 +1,10 @@
 """Notification pages: a player's list (mark read, mark all read) and their choice of
 channels per kind; for the director, the deliveries that failed, with a retry button.
 
-Plain forms, no JavaScript; every write goes through the services in
-:mod:`games.notifications.services`, as the API's do.
+Plain forms, no JavaScript needed; every write goes through the services in
+:mod:`games.notifications.services`, as the API's do. The list follows the player's own
+``user:<id>`` topic live (:mod:`games.notifications.live`; every page of a logged-in
+user does, for the header's count): a new notification appears without a reload.
 """
 
 from __future__ import annotations

@@ -27,7 +27,9 @@ in the page header), ``email`` (Django's mail, to the user's address) and ``webh
 (a POST of JSON to each active :class:`~games.models.Webhook` the club set up for the
 kind). Each email or webhook send is a :class:`~games.models.NotificationDelivery` row
 with its own status, attempts and last error; failures are listed for the director at
-/notifications/failed/ and in the admin.
+/notifications/failed/ and in the admin. A new in-app notification, and reading one,
+tells the recipient's open pages at once (their ``user:<id>`` topic,
+:mod:`games.notifications.live`), after commit.
 
 Language: there is no stored language per user, and ``notify`` usually runs in the
 request of the *other* player, so the stored title and body (what email and webhooks send)
@@ -55,7 +57,7 @@ from django.utils.translation import gettext_lazy
 from games import background
 from games.errors import Conflict, NotFound, ValidationFailed
 from games.models import Notification, NotificationChannel, NotificationDelivery, Player, Webhook
-from games.notifications import transports
+from games.notifications import live, transports
 
 #: Every channel, in the order the preferences grid shows them.
 CHANNELS: tuple[str, ...] = tuple(NotificationChannel.values)
@@ -205,12 +207,15 @@ def notify_all(notices: Sequence[Notice]) -> list[Notification | None]:
     # the rows and their deliveries still commit together.
     with transaction.atomic(savepoint=False):
         inserted = _insert_once([n for _, n, _ in pending])
+        listed: list[int | None] = []  # the users whose list and unread count changed
         deliveries: list[NotificationDelivery] = []
         webhooks: list[Webhook] | None = None
         for (i, notification, channels), new in zip(pending, inserted, strict=True):
             if not new:
                 continue
             found[i] = notification
+            if notification.in_app:
+                listed.append(notification.recipient.user_id)
             if WEBHOOK in channels and webhooks is None:
                 webhooks = list(Webhook.objects.filter(is_active=True).only("pk", "kinds"))
             deliveries += _deliveries_for(notification, channels, webhooks or [])
@@ -220,6 +225,7 @@ def notify_all(notices: Sequence[Notice]) -> list[Notification | None]:
                 background.task(DELIVER).delay_on_commit(deliveries[0].pk)
             else:
                 background.task(DELIVER_EACH).delay_on_commit([d.pk for d in deliveries])
+        live.user_changed(*listed)
     return found
 
 
@@ -380,14 +386,18 @@ def notification_mark_read(*, notification_id: int, player: Player) -> Notificat
     if notification.read_at is None:
         notification.read_at = timezone.now()
         notification.save(update_fields=["read_at"])
+        live.user_changed(player.user_id)
     return notification
 
 
 def notification_mark_all_read(*, player: Player) -> int:
     """Mark every unread notification of the player read; returns how many."""
-    return Notification.objects.filter(recipient=player, read_at__isnull=True).update(
+    count = Notification.objects.filter(recipient=player, read_at__isnull=True).update(
         read_at=timezone.now()
     )
+    if count:
+        live.user_changed(player.user_id)
+    return count
 
 
 @dataclass(frozen=True)

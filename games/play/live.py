@@ -8,7 +8,9 @@ game's version after it -- and ``prev`` the position of the event before it in t
 match (the first row of game ``n`` follows the last row of game ``n - 1``; the first row
 of the match follows ``[0, 0]``). A clock switches with every action, so the action's
 event is the switch: the page reads the clocks again with it. A money session ended
-between games changes no log, so it is a plain ``changed``.
+between games changes no log, so it is a plain ``changed``. The actions of a clocked game
+also touch ``clocks:all``, the director's list of live clocks (:mod:`games.clocks.live`),
+which shows the online clocks too.
 
 Who may follow a match is who may see its page: today every match is public (anyone,
 logged in or not); a match that does not exist is refused.
@@ -29,6 +31,9 @@ from games.play import selectors
 
 #: Events replayed to a client that comes back; further behind, it fetches the state.
 REPLAY_LIMIT = 300
+#: The director's list of live clocks (games.clocks.live registers it): it shows the
+#: running clocks of online games too, so every action of a clocked game touches it.
+CLOCK_LIST_TOPIC = "clocks:all"
 
 
 def match_topic(match_id: int) -> str:
@@ -74,6 +79,8 @@ def publish_actions(
             )
         )
     publish.publish_events(match_topic(game.match_id), events)
+    if events and game.clock is not None:
+        publish.touch(CLOCK_LIST_TOPIC)  # the clock switched, stopped or flagged
 
 
 def publish_match_changed(*, match_id: int) -> None:

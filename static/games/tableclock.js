@@ -1,6 +1,6 @@
 /* The tablet page of a table clock (games/clocks/pages.py): two halves, tap yours
  * when your turn is over. Progressive enhancement: without this script the page shows
- * the server's times, refreshes itself and taps with plain form posts.
+ * the server's times and taps with plain form posts.
  *
  * The server is the clock. The page holds its last answer (#tableclock-state, then the
  * API's): delay_left_ms and reserves_ms as they were at server_time. That answer is
@@ -11,10 +11,13 @@
  *
  * A tap shows the other player's clock running at once and POSTs to the API with the
  * version it was made against; the answer (or, on 409, the clock the refusal carries)
- * replaces the local state. The page also re-reads the clock every few seconds, so a
- * pause by the director or a flag recorded by the server shows up. A beep (WebAudio)
- * and a vibration mark a reserve going under 10 s and the flag. All texts come
- * translated from #tableclock-texts. */
+ * replaces the local state. The page follows its clock live (tableclock:<id>, through
+ * static/games/live.js): on every change -- a tap on another device showing the same
+ * clock, a pause by the director, a flag recorded by the server -- live.js fetches the
+ * page again and fires "live:swapped", and this script re-reads the clock from the API.
+ * It also re-reads it every 15 s, and whenever the page comes back into view. A beep
+ * (WebAudio) and a vibration mark a reserve going under 10 s and the flag. All texts
+ * come translated from #tableclock-texts. */
 (function () {
   "use strict";
 
@@ -28,7 +31,7 @@
   var data = root.dataset;
   var canOperate = data.canOperate === "1";
   var lowMs = Number(data.lowMs) || 10000;
-  var SYNC_MS = 5000;
+  var SYNC_MS = 15000; // the backstop: changes arrive live (see above)
 
   function part(scope, role) {
     return scope.querySelector('[data-role="' + role + '"]');
@@ -442,6 +445,12 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") {
       keepAwake();
+      sync();
+    }
+  });
+  // A change pushed over the live socket (games.clocks.live): read the clock again.
+  document.addEventListener("live:swapped", function () {
+    if (!pending) {
       sync();
     }
   });

@@ -99,7 +99,8 @@ def test_scoreboard_and_wall(en) -> None:
     page = en.get(_url("scoreboard", session_id=session.pk))
     assert page.status_code == 200
     text = page.text
-    assert 'http-equiv="refresh"' in text
+    assert 'http-equiv="refresh"' not in text  # it follows the session live
+    assert f"chouette:{session.pk}" in text and 'id="chouette-board" data-live-region' in text
     assert 'data-role="box"' in text and 'data-role="captain"' in text
     # After the team won: Ann (captain) has the box, Cy is captain.
     assert f'data-player="{cast["Ann"].pk}" data-role="box"' in text
@@ -108,6 +109,8 @@ def test_scoreboard_and_wall(en) -> None:
     assert "Enter a game" not in text  # anonymous: no forms
     wall = en.get(_url("scoreboard", session_id=session.pk) + "?wall=1")
     assert wall.status_code == 200 and "chouette-wall" in wall.text
+    assert 'http-equiv="refresh"' not in wall.text and 'id="live-status"' in wall.text
+    assert f'data-live-topics="chouette:{session.pk}"' in wall.text
     assert "site-header" not in wall.text
     assert en.get(_url("scoreboard", session_id=999999)).status_code == 404
 

@@ -153,9 +153,13 @@ def test_public_pages_render_for_anyone(en, event, director):
     wall = en.get(_url("flight", slug=event.slug, flight_id=flight.pk), {"wall": "1"})
     assert wall.status_code == 200
     text = wall.content.decode()
-    assert '<body class="wall">' in text and "site-header" not in text
+    assert '<body class="wall"' in text and "site-header" not in text
     assert "min-width" not in text  # the drawing fills the screen's width
-    assert 'http-equiv="refresh"' in text
+    # No reload: the wall follows the flight live, and says so when the socket is down.
+    assert 'http-equiv="refresh"' not in text
+    assert f'data-live-topics="flight:{flight.pk}"' in text
+    assert 'id="flight-wall" class="wall-display" data-live-region' in text
+    assert 'id="live-status"' in text and 'src="/static/games/live.js"' in text
 
     # Another event's address does not show this flight.
     other = EventFactory()

@@ -2,12 +2,15 @@
 users are sent to log in, anyone else gets 403, and the services check again): a new
 event, the event's page (flights, unfinished matches with their clocks, settings,
 directors), a flight's page (round settings, entries, the draw, publishing rounds) and a
-match's page (enter, confirm or correct the result, set the table, start it online)."""
+match's page (enter, confirm or correct the result, set the table, start it online).
+Each follows the event's ``desk:<id>`` topic live (:mod:`tournaments.live`), and the
+online matches whose clocks or score it shows: what changes is redrawn, the forms are
+left alone."""
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any
 
@@ -29,8 +32,9 @@ from games.clocks.pages import format_clock_ms
 from games.errors import ApplicationError
 from games.models import Game, Player
 from games.play import selectors as game_selectors
+from games.play.live import match_topic
 from games.web import next_or
-from tournaments import pairing, selectors
+from tournaments import live, pairing, selectors
 from tournaments.models import (
     FORMAT_PARTS,
     OPEN,
@@ -61,9 +65,10 @@ from tournaments.pages.forms import (
 )
 from tournaments.services import draw, entries, events, flights, results
 
-#: Seconds between the refreshes of the director's list of unfinished matches (no
-#: JavaScript needed).
-MANAGE_REFRESH_SECONDS = 30
+#: Online matches whose moves the event's page follows live, those with a clock first (a
+#: page follows at most 16 topics, games.live.consumer.MAX_TOPICS): the others show
+#: their clocks and scores as of the page's last redraw.
+FOLLOWED_CLOCKS = 12
 #: Players listed for one search on the registration form.
 SEARCH_LIMIT = 20
 
@@ -89,6 +94,14 @@ def _form_error(request: HttpRequest, form: forms.Form) -> None:
         label = form.fields[field].label if field in form.fields else ""
         for error in errors:
             messages.error(request, f"{label}: {error}" if label else error)
+
+
+def _live_topics(event: Event, online_ids: Sequence[int | None] = ()) -> str:
+    """What a director's page follows live (:mod:`tournaments.live`): the event's desk,
+    and the online matches it shows the clocks or score of."""
+    topics = [live.desk_topic(event.pk)]
+    topics += [match_topic(pk) for pk in online_ids[:FOLLOWED_CLOCKS] if pk is not None]
+    return " ".join(topics)
 
 
 def _manage_url(event: Event) -> str:
@@ -198,6 +211,7 @@ def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
     """The director's page of an event: its flights, a new flight, the unfinished
     matches with running clocks, the event's settings, the directors."""
     event_flights = event.flights.annotate(entry_count=Count("entries", distinct=True))
+    unfinished = _unfinished(event)
     return render(
         request,
         "tournaments/event_manage.html",
@@ -207,9 +221,16 @@ def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
             "flight_form": FlightForm(),
             "settings_form": _settings_form(event),
             "director_form": DirectorForm(),
-            "unfinished": _unfinished(event),
+            "unfinished": unfinished,
             "directors": event.directors.order_by("username"),
-            "refresh_seconds": MANAGE_REFRESH_SECONDS,
+            # The online matches' moves too: their clocks first, then their scores.
+            "live_topics": _live_topics(
+                event,
+                [
+                    row["match"].online_match_id
+                    for row in sorted(unfinished, key=lambda row: row["clock"] is None)
+                ],
+            ),
         },
     )
 
@@ -324,6 +345,7 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
             "done_matches": [m for m in matches if m.decided_at is not None],
             "swiss_next": swiss_next,
             "is_swiss": flight.format == Format.SWISS,
+            "live_topics": _live_topics(event),
         },
     )
 
@@ -471,6 +493,7 @@ def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
             "can_start_online": row.status == TournamentMatch.Status.READY
             and row.online_match_id is None,
             "clock_allowed": policy == ClockPolicy.ALLOWED,
+            "live_topics": _live_topics(event, [row.online_match_id] if row.status in OPEN else []),
         },
     )
 

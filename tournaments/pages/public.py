@@ -2,7 +2,9 @@
 its Swiss / round robin standings, the pairings and results per round, the finishing
 order and its CSV; ``?wall=1``: the bracket full screen), and the tournaments section of
 the player page. A player sees the report form of their own open matches on the flight
-page (:mod:`tournaments.pages.player` takes the posts)."""
+page (:mod:`tournaments.pages.player` takes the posts). The event and flight pages and
+the wall follow their topics live (:mod:`tournaments.live`): a result appears on them
+without a reload."""
 
 from __future__ import annotations
 
@@ -18,12 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.models import Player
-from tournaments import bracketview, bridge, pairing, selectors
+from tournaments import bracketview, bridge, live, pairing, selectors
 from tournaments.models import OPEN, Event, Flight, TournamentMatch
 from tournaments.pages.common import CUBES, game_rows, part_title, status_text
-
-#: Seconds between the refreshes of the wall display (no JavaScript needed).
-WALL_REFRESH_SECONDS = 30
 
 
 def round_title(name: bracketview.RoundName) -> str:
@@ -69,6 +68,7 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
             "flights": flights,
             "is_director": event.is_director(request.user),
             "directors": event.directors.order_by("username"),
+            "live_topics": live.event_topic(event.pk),
         },
     )
 
@@ -259,7 +259,7 @@ def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse
             {"ranking": r, "title": part_title(r), "places": places} for r, places in order.items()
         ],
         "is_director": is_director,
-        "refresh_seconds": WALL_REFRESH_SECONDS,
+        "live_topics": live.flight_topic(flight.pk),
     }
     if wall:
         return render(request, "tournaments/flight_wall.html", context)

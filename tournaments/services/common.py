@@ -1,6 +1,7 @@
 """What the tournament services share: who may do what, the locks of the aggregate (the
 flight) and the version check of a match, the pairing package's errors as application
-errors. No service here; nothing here opens a transaction (the callers do)."""
+errors, the live pages told of a change. No service here; nothing here opens a
+transaction (the callers do)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Player
-from tournaments import pairing
+from tournaments import live, pairing
 from tournaments.messages import pairing_message
 from tournaments.models import Event, Flight, TournamentMatch
 
@@ -61,8 +62,11 @@ def check_version(row: TournamentMatch, expected_version: int | None) -> None:
 
 
 def touch(flight: Flight, *fields: str) -> None:
+    """Bump the flight's version (saving ``fields`` with it) and, once the transaction
+    commits, tell the pages that show it (:func:`tournaments.live.flight_changed`)."""
     flight.version += 1
     flight.save(update_fields=["version", *fields])
+    live.flight_changed(flight)
 
 
 def side_of_user(row: TournamentMatch, user: Any) -> str:

@@ -10,6 +10,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from tournaments import live
 from tournaments.models import IN_LEDGER, Event, Flight, TournamentMatch
 from tournaments.services.common import require_director
 
@@ -120,6 +121,7 @@ def event_update(
             )
         if fields:
             event.save(update_fields=fields)
+            live.event_changed(event.pk)
     return event
 
 
@@ -134,4 +136,5 @@ def event_add_director(*, event_id: int, by: Any, user: Any) -> Event:
         if not getattr(user, "is_active", False):
             raise ValidationFailed("inactive_user", _("Only active users can direct an event."))
         event.directors.add(user)
+        live.event_changed(event.pk)
     return event

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from games.engine.clock import PRESETS
 from games.errors import Conflict, NotFound, ValidationFailed
 from games.play import services as game_services
-from tournaments import pairing
+from tournaments import live, pairing
 from tournaments.messages import pairing_message
 from tournaments.models import (
     BRACKET_FORMATS,
@@ -146,7 +146,7 @@ def flight_create(
             raise Conflict("event_finished", _("This event is over."))
         if event.flights.filter(name__iexact=name).exists():
             raise Conflict("flight_name_taken", _("The event already has a flight of this name."))
-        return Flight.objects.create(
+        flight = Flight.objects.create(
             event=event,
             name=name,
             format=format,
@@ -156,6 +156,8 @@ def flight_create(
             clock_preset=clock_preset,
             clock_policy=clock_policy,
         )
+        live.event_changed(event.pk)
+        return flight
 
 
 def flight_round_set(

@@ -1,0 +1,81 @@
+"""Tournaments, live: the ``event:<id>``, ``flight:<id>`` and ``desk:<event id>`` topics
+(games.live). Each is an unversioned topic: a "changed" message, after which the page
+fetches itself again and swaps its live regions.
+
+``flight:<id>``
+    A flight's public page and its wall (``?wall=1``): the bracket, pairings and results
+    by round, standings, the finishing order. Touched by every write that bumps the
+    flight's version (:func:`tournaments.services.common.touch`): entries, the draw,
+    round settings and publishing, results entered, reported, confirmed, corrected or
+    recorded by an online match, walkovers, tables, a match started online.
+``event:<id>``
+    The event's public page (its flights, their players and status): touched with each of
+    its flights, and by the event's own writes (settings, directors, a new flight).
+``desk:<event id>``
+    The director's pages of the event (event, flight and match manage): touched with
+    both of the above.
+
+Who may follow them: ``flight`` and ``event`` anyone, as those pages are public (a flight
+or event that does not exist is refused); ``desk`` only the event's directors (and
+superusers), as its pages are (``tournaments.pages.director.director_required``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.errors import NotFound, PermissionDenied
+from games.live import publish
+from games.live.topics import int_key, register_topic
+from tournaments.models import Event, Flight
+
+
+def flight_topic(flight_id: int) -> str:
+    return f"flight:{flight_id}"
+
+
+def event_topic(event_id: int) -> str:
+    return f"event:{event_id}"
+
+
+def desk_topic(event_id: int) -> str:
+    return f"desk:{event_id}"
+
+
+def flight_changed(flight: Flight) -> None:
+    """A flight changed (after commit): its pages, its event's and the director's."""
+    publish.touch(
+        flight_topic(flight.pk), event_topic(flight.event_id), desk_topic(flight.event_id)
+    )
+
+
+def event_changed(event_id: int) -> None:
+    """An event's own facts changed (after commit): its page and the director's."""
+    publish.touch(event_topic(event_id), desk_topic(event_id))
+
+
+# ====================================================================== the topics
+def flight_authorize(user: Any, key: str) -> None:
+    if not Flight.objects.filter(pk=int_key(key)).exists():
+        raise NotFound("flight_not_found", _("There is no flight with this id."))
+
+
+def event_authorize(user: Any, key: str) -> None:
+    if not Event.objects.filter(pk=int_key(key)).exists():
+        raise NotFound("event_not_found", _("There is no event with this id."))
+
+
+def desk_authorize(user: Any, key: str) -> None:
+    event = Event.objects.filter(pk=int_key(key)).first()
+    if event is None:
+        raise NotFound("event_not_found", _("There is no event with this id."))
+    if not event.is_director(user):
+        raise PermissionDenied("forbidden", _("Only the event's directors may follow this."))
+
+
+def register() -> None:
+    register_topic("flight", authorize=flight_authorize)
+    register_topic("event", authorize=event_authorize)
+    register_topic("desk", authorize=desk_authorize)
