@@ -86,11 +86,11 @@ GOAL_RATE_RATIO = 0.9
 # ====================================================================== environment
 #: The settings module of each ``--layer``.
 LAYER_SETTINGS = {
-    "core": "config.settings.production",
-    "pubsub": "bench.live_pubsub_settings",
+    "pubsub": "config.settings.production",
+    "core": "bench.live_core_settings",
 }
 #: The channel layer the servers use (``--layer``).
-LAYER = "core"
+LAYER = "pubsub"
 
 
 def server_env(*, publish: bool = True, conn_max_age: int | None = None) -> dict[str, str]:
@@ -706,9 +706,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--layer",
         choices=sorted(LAYER_SETTINGS),
-        default="core",
-        help="channels_redis layer: core (the project's settings) or pubsub"
-        " (bench/live_pubsub_settings.py)",
+        default="pubsub",
+        help="channels_redis layer: pubsub (the project's settings) or core"
+        " (bench/live_core_settings.py)",
     )
     parser.add_argument("--no-get", action="store_true", help="skip the bare GET comparison")
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
