@@ -743,21 +743,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         _host.database_recreate(PG_ADMIN_DSN, DB_NAME)
         redis_flush()
-        run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], "migrate")
-        seeded = workdir / "matches.json"
-        n_matches = CLIENTS + args.idle_matches
-        run_checked(
-            [
-                sys.executable,
-                str(Path(__file__).resolve()),
-                "--seed-into",
-                str(seeded),
-                "--seed-matches",
-                str(n_matches),
-            ],
-            "seeding",
+        matches = moves.migrate_and_seed(
+            __file__, workdir, CLIENTS + args.idle_matches, run=run_checked
         )
-        matches = json.loads(seeded.read_text())
         played, idle = matches[:CLIENTS], matches[CLIENTS:]
         push_on = gunicorn_server(workdir, args.workers, publish=True)
         push_off = gunicorn_server(workdir, args.workers, publish=False)

@@ -155,6 +155,30 @@ def run_checked(args: list[str], what: str) -> None:
         raise SystemExit(f"{what} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
 
 
+def migrate_and_seed(
+    script: str,
+    workdir: Path,
+    n_matches: int,
+    run: Callable[[list[str], str], None] = run_checked,
+) -> list[dict[str, Any]]:
+    """Migrate the benchmark database and seed it by ``script --seed-into`` (a child
+    process with the servers' settings, run by ``run``): the seeded matches."""
+    run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], "migrate")
+    seeded = workdir / "matches.json"
+    run(
+        [
+            sys.executable,
+            str(Path(script).resolve()),
+            "--seed-into",
+            str(seeded),
+            "--seed-matches",
+            str(n_matches),
+        ],
+        "seeding",
+    )
+    return list(json.loads(seeded.read_text()))
+
+
 # ====================================================================== server
 @dataclass
 class Server:
@@ -737,20 +761,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[tuple[str, int], Result] = {}
     try:
         _host.database_recreate(PG_ADMIN_DSN, DB_NAME)
-        run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], "migrate")
-        seeded = workdir / "matches.json"
-        run_checked(
-            [
-                sys.executable,
-                str(Path(__file__).resolve()),
-                "--seed-into",
-                str(seeded),
-                "--seed-matches",
-                str(n_matches),
-            ],
-            "seeding",
-        )
-        matches = json.loads(seeded.read_text())
+        matches = migrate_and_seed(__file__, workdir, n_matches)
         server.start()
         server.wait_healthy()
         assert server.process is not None

@@ -85,6 +85,9 @@ def browser(_chromium: Any) -> Iterator[Any]:
     """The session's Chromium (a Selenium WebDriver), with no cookies from earlier tests."""
     _chromium.delete_all_cookies()
     yield _chromium
+    # Leave no page running: a live page left open would go on reconnecting and
+    # fetching itself from whatever server answers on its port next.
+    _chromium.get("about:blank")
     _chromium.delete_all_cookies()
 
 
