@@ -39,6 +39,25 @@ def _watching(driver) -> None:
     )
 
 
+def _text(driver, css: str) -> str:
+    """An element's text, read in one script: the live region may be swapped between
+    two WebDriver calls (a found element then goes stale)."""
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent : '';", css
+    )
+
+
+def _click(driver, css: str) -> None:
+    """Click the element as soon as it is there and enabled, in one script (see _text)."""
+    WebDriverWait(driver, 5).until(
+        lambda d: d.execute_script(
+            "const e = document.querySelector(arguments[0]);"
+            " if (e && !e.disabled) { e.click(); return true; } return false;",
+            css,
+        )
+    )
+
+
 def _to_act(match) -> int:
     game = Game.objects.filter(match=match).order_by("-number").first()
     return state_from_dict(game.state).player_to_act
@@ -61,15 +80,14 @@ def test_two_browsers_follow_each_others_moves_without_reloading(
         mover = _to_act(match)
         me, other = drivers[mover], drivers[1 - mover]
         before = _moves(other)
-        roll = me.find_elements(By.CSS_SELECTOR, "button[value=roll]")
-        if roll:
-            roll[0].click()  # then the play of the roll, on the redrawn page
+        if me.find_elements(By.CSS_SELECTOR, "button[value=roll]"):
+            _click(me, "button[value=roll]")  # then the play of the roll, redrawn
             WebDriverWait(me, 5).until(
                 lambda d: d.find_elements(By.CSS_SELECTOR, "form.stacked select#play")
             )
-        me.find_element(By.CSS_SELECTOR, "form.stacked button[type=submit]").click()
+        _click(me, "form.stacked button[type=submit]")
         WebDriverWait(other, LIVE_SECONDS).until(lambda d, n=before: _moves(d) > n)
-        assert "to act" in other.find_element(By.CSS_SELECTOR, ".panel .turn").text, turn
+        assert "to act" in _text(other, ".panel .turn"), turn
         # The one to act now has the controls, redrawn without a reload.
         assert other.find_elements(By.CSS_SELECTOR, "button[value=roll], button[value=double]")
 
@@ -77,16 +95,14 @@ def test_two_browsers_follow_each_others_moves_without_reloading(
     # appears in both.
     mover = _to_act(match)
     me, other = drivers[mover], drivers[1 - mover]
-    me.find_element(By.CSS_SELECTOR, "details.resign summary").click()
-    me.find_element(By.CSS_SELECTOR, "details.resign button[type=submit]").click()
-    accept = WebDriverWait(other, LIVE_SECONDS).until(
+    _click(me, "details.resign summary")
+    _click(me, "details.resign button[type=submit]")
+    WebDriverWait(other, LIVE_SECONDS).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "button[value=accept_resignation]")
     )
-    accept[0].click()
+    _click(other, "button[value=accept_resignation]")
     for driver in drivers.values():
-        WebDriverWait(driver, LIVE_SECONDS + 1).until(
-            lambda d: "Game 2" in d.find_element(By.CSS_SELECTOR, ".panel h2").text
-        )
+        WebDriverWait(driver, LIVE_SECONDS + 1).until(lambda d: "Game 2" in _text(d, ".panel h2"))
     assert all(_not_reloaded(d) for d in drivers.values())
 
 

@@ -48,8 +48,11 @@ def test_the_demo_walls_bracket_follows_the_directors_results(browser, asgi_serv
     result_enter(match_id=ready.pk, by=director, score_a=ready.match_length, score_b=0)
 
     WebDriverWait(browser, LIVE_SECONDS).until(
-        lambda b: (
-            "slot-played" in (b.find_element(By.CSS_SELECTOR, slot).get_attribute("class") or "")
+        # Read in one script: the region may be swapped between two WebDriver calls.
+        lambda b: b.execute_script(
+            "const e = document.querySelector(arguments[0]);"
+            " return !!e && e.classList.contains('slot-played');",
+            slot,
         )
     )
     assert browser.execute_script("return window.__noReload;") == 1  # swapped, not reloaded
