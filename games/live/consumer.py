@@ -29,6 +29,10 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import ApplicationError
 from games.live.topics import Position, ReplayTooOld, TopicKind, topic_group, topic_kind
@@ -53,6 +57,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await handler(message)
 
     async def connect(self) -> None:
+        # Refusals speak the page's language: the cookie the language switch sets, else
+        # the site's default (the socket has no LocaleMiddleware).
+        cookie = self.scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+        languages = {code for code, _name in settings.LANGUAGES}
+        self.language = cookie if cookie in languages else settings.LANGUAGE_CODE
         self.watching: dict[str, Position | None] = {}  # topic -> last position sent
         await self.accept()
 
@@ -62,7 +71,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None or len(text_data) > MAX_MESSAGE:
-            await self._refuse("", "bad_message", "A message is a short JSON object.")
+            await self._refuse("", "bad_message", _("A message is a short JSON object."))
             return
         await super().receive(text_data=text_data)
 
@@ -77,7 +86,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict) or not isinstance(content.get("topic"), str):
-            await self._refuse("", "bad_message", "A message is {op, topic}.")
+            await self._refuse("", "bad_message", _("A message is {op, topic}."))
             return
         topic = content["topic"]
         op = content.get("op")
@@ -87,17 +96,17 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             if self.watching.pop(topic, 0) != 0:
                 await self.channel_layer.group_discard(topic_group(topic), self.channel_name)
         else:
-            await self._refuse(topic, "bad_message", "op is watch or unwatch.")
+            await self._refuse(topic, "bad_message", _("op is watch or unwatch."))
 
     # ------------------------------------------------------------------ watching
     async def _watch(self, topic: str, since: Any) -> None:
         if topic not in self.watching and len(self.watching) >= MAX_TOPICS:
-            await self._refuse(topic, "too_many_topics", "Too many topics on one connection.")
+            await self._refuse(topic, "too_many_topics", _("Too many topics on one connection."))
             return
         try:
             kind, key = topic_kind(topic)
         except ApplicationError as exc:
-            await self._refuse(topic, exc.code, str(exc.detail))
+            await self._refuse(topic, exc.code, exc.detail)
             return
         position = _position(since)
         # Join first, then read the log: an event committed in between is either in the
@@ -106,11 +115,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         try:
             # One trip to the database thread for both: a page's socket opens with it.
             admitted = await database_sync_to_async(_admit)(
-                kind, self.scope.get("user"), key, position
+                kind, self.scope.get("user"), key, position, self.language
             )
         except ApplicationError as exc:
             await self.channel_layer.group_discard(topic_group(topic), self.channel_name)
-            await self._refuse(topic, exc.code, str(exc.detail))
+            await self._refuse(topic, exc.code, exc.detail)
             return
         if admitted is None:
             self.watching[topic] = None
@@ -134,8 +143,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         for event in events:
             await self.send_json({"t": "event", **event, "topic": topic})
 
-    async def _refuse(self, topic: str, code: str, detail: str) -> None:
-        await self.send_json({"t": "refused", "topic": topic, "code": code, "detail": detail})
+    async def _refuse(self, topic: str, code: str, detail: str | Promise) -> None:
+        with translation.override(self.language):
+            text = str(detail)
+        await self.send_json({"t": "refused", "topic": topic, "code": code, "detail": text})
 
     # ------------------------------------------------------------------ from the layer
     async def live_event(self, message: dict[str, Any]) -> None:
@@ -159,11 +170,13 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
 
 def _admit(
-    kind: TopicKind, user: Any, key: str, since: Position | None
+    kind: TopicKind, user: Any, key: str, since: Position | None, language: str
 ) -> tuple[list[dict[str, Any]] | None, Position] | None:
-    """May ``user`` follow the topic (raises when not), and for a versioned topic what
-    to send first: the events after ``since`` (``None``: resync) and the position."""
-    kind.authorize(user, key)
+    """May ``user`` follow the topic (raises when not, in ``language``), and for a
+    versioned topic what to send first: the events after ``since`` (``None``: resync)
+    and the position."""
+    with translation.override(language):
+        kind.authorize(user, key)
     if kind.replay is None:
         return None
     return _replay(kind, key, since)

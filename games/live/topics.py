@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import NotFound
 

@@ -25,12 +25,14 @@ def run(coro: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
 class Socket:
     """One WebSocket client of ``/ws/live/`` (channels' WebsocketCommunicator)."""
 
-    def __init__(self, user: Any = None) -> None:
+    def __init__(self, user: Any = None, language: str = "") -> None:
         from channels.testing import WebsocketCommunicator
 
         from config.asgi import application
 
         headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+        if language:
+            headers.append((b"cookie", f"django_language={language}".encode()))
         self.communicator = WebsocketCommunicator(application, "/ws/live/", headers=headers)
         if user is not None:
             self.communicator.scope["user"] = user

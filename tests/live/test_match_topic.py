@@ -251,3 +251,19 @@ def test_watching_a_match_that_does_not_exist_is_refused(socket) -> None:
         await ws.close()
 
     run(scenario)
+
+
+def test_a_refusal_speaks_the_language_of_the_page(socket) -> None:
+    async def scenario():
+        english = await socket(language="en").open()
+        await english.send(op="watch", topic="match:999999")
+        assert (await english.receive())["detail"] == "There is no match with this id."
+        await english.send(op="watch", topic="nonsense")
+        assert (await english.receive())["detail"] == "There is nothing to follow by this name."
+        await english.close()
+        hungarian = await socket().open()  # no cookie: the site's default, Hungarian
+        await hungarian.send(op="watch", topic="nonsense")
+        assert (await hungarian.receive())["detail"] == "Ezen a néven nincs mit követni."
+        await hungarian.close()
+
+    run(scenario)
