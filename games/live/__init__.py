@@ -14,11 +14,11 @@ versioned topic
     order and none twice, read back from the authoritative log in the database; when the
     gap is too long to replay it is told to ``resync`` (fetch the state).
 changed
-    The message of an unversioned topic: "this changed, fetch the fragment again". Those
-    are coalesced in the publishing process, so a burst of writes costs one fetch.
+    The message of an unversioned topic: "this changed, fetch the fragment again". The
+    page's client coalesces them, so a burst of writes costs one fetch.
 publish
-    Always after the transaction commits (``transaction.on_commit``), never before, and
-    off the request's thread: a background event loop in each process sends to the
-    channel layer (Redis in production and the tests, in-memory in the one-command run),
-    so a move's request does not wait for the push (bench/live.py measures both).
+    Always after the transaction commits (``transaction.on_commit``), never before: one
+    ``PUBLISH`` to channels_redis's pub/sub layer (production and the tests), or through
+    an event loop for the in-memory layer of the one-command run (games.live.publish;
+    bench/live.py measures what the push costs a move).
 """

@@ -1,20 +1,22 @@
-"""Publishing to the channel layer, after commit and off the request's thread.
+"""Publishing to the channel layer, after commit.
 
 Services call :func:`publish_events` (a versioned topic's events) and :func:`touch` (an
 unversioned topic changed). Both wait for the current transaction to commit
-(``transaction.on_commit``; outside a transaction that is at once) and then hand the
-message to this process's *publisher*: one asyncio event loop that sends the messages in
-the order they were handed over. In the ASGI server that loop is the server's own (it
-registers itself, :func:`serve_loop`) when the layer is the in-memory one of the
-one-command run, whose queues belong to that loop. Otherwise (gunicorn's workers,
-Celery's, a management command) it is a daemon thread started on first use, so that the
-channel layer's Redis connections live as long as the process: calling the layer through
-``async_to_sync`` from a request would open a new event loop, and with it a new Redis
-connection, for every message (bench/live.py measures the move rate with and without
-the push).
+(``transaction.on_commit``; outside a transaction that is at once), then send:
 
-``touch`` is coalesced: a topic that is already waiting to be sent is not queued again,
-so a director's burst of twenty results costs each open wall one fetch, not twenty.
+* to channels_redis's pub/sub layer (production, the tests) with one synchronous
+  ``PUBLISH`` from the committing thread (:class:`_PubSubDirect`, which says why);
+* to any other layer through this process's *publisher*, one asyncio event loop that
+  sends the messages in the order they were handed over. For the in-memory layer of the
+  one-command run that loop is the ASGI server's own (it registers itself,
+  :func:`serve_loop`), whose queues belong to it; otherwise a daemon thread started on
+  first use, so that the layer's connections live as long as the process (calling the
+  layer through ``async_to_sync`` would open a new event loop, and connection, for every
+  message). The publisher coalesces ``touch``: a topic already waiting to be sent is not
+  queued again.
+
+The page's client coalesces what it receives too (static/games/live.js), so a
+director's burst of twenty results costs each open wall a fetch or two, not twenty.
 """
 
 from __future__ import annotations

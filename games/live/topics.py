@@ -15,7 +15,7 @@ returns the events after position ``since`` and the topic's current position, or
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,10 +57,6 @@ def topic_kind(topic: str) -> tuple[TopicKind, str]:
     if found is None or kind is None:
         raise NotFound("unknown_topic", _("There is nothing to follow by this name."))
     return kind, found.group(2)
-
-
-def registered_kinds() -> Sequence[str]:
-    return sorted(_KINDS)
 
 
 def topic_group(topic: str) -> str:

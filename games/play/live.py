@@ -22,12 +22,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from games import wallclock
+from games.errors import NotFound
 from games.live import publish
 from games.live.topics import Event, Position, ReplayTooOld, int_key, register_topic
-from games.models import Game, GameAction
-from games.play import selectors
+from games.models import Game, GameAction, Match
 
 #: Events replayed to a client that comes back; further behind, it fetches the state.
 REPLAY_LIMIT = 300
@@ -89,7 +90,10 @@ def publish_match_changed(*, match_id: int) -> None:
 
 # ====================================================================== the topic
 def match_authorize(user: Any, key: str) -> None:
-    selectors.match_get(match_id=int_key(key))  # NotFound when there is none
+    # One EXISTS, not selectors.match_get: that loads the players and the games, which
+    # a socket's watch (every match page's load) does not need.
+    if not Match.objects.filter(pk=int_key(key)).exists():
+        raise NotFound("match_not_found", _("There is no match with this id."))
 
 
 def match_replay(key: str, since: Position | None) -> tuple[list[Event], Position]:
