@@ -15,9 +15,11 @@ live (``chouette:<id>``, :mod:`chouette.live`): a game saved from one phone appe
 every other screen without a reload.
 
 Who sees what: anyone reads the list, a scoreboard, a summary and a player's totals.
-The session's creator, its players with a login and staff (:func:`services.may_write`)
-get the forms; anonymous users are sent to log in, anyone else gets 403 (the services
-check again).
+The session's players with a login, the club's scorekeeper (``chouette.keep_score``)
+and staff (:func:`services.may_write`) get the forms; anonymous users are sent to log in,
+anyone else gets 403 (the services check again). A new session is started by one of its
+players, the scorekeeper or staff: anyone else sees the refusal in the page, with the
+form as they filled it (403).
 """
 
 from __future__ import annotations
@@ -235,10 +237,15 @@ def session_create(request: HttpRequest) -> HttpResponse:
             rolls=_parse_rolls(data["rolls"], chosen),
         )
     except ApplicationError as exc:
+        # Shown in the page with what was typed; 403 when the user may not start this
+        # session (not one of its players, not the scorekeeper, not staff).
         show_refusal(request, exc)
         sessions = ChouetteSession.objects.all()[:LIST_LIMIT]
         return render(
-            request, "chouette/session_list.html", {"sessions": sessions, "form": form}, status=400
+            request,
+            "chouette/session_list.html",
+            {"sessions": sessions, "form": form},
+            status=exc.status,
         )
     messages.success(request, _("The session has started. Good luck!"))
     return redirect(_scoreboard_url(session.pk))
