@@ -1,0 +1,66 @@
+"""Issue 16, found by a probe of the server: formulas in the finishing order's CSV
+(defect 9), a walk-in's name made of invisible or direction characters (defect 13), and
+concurrent reports by one side each telling the opponent again (defect 13)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from games.csvfile import csv_cell, csv_text
+from tests.factories import PlayerFactory, api_client
+from tests.tournaments.factories import DirectorFactory, EventFactory, flight_with
+from tournaments.models import TournamentMatch
+from tournaments.services.draw import flight_draw
+from tournaments.services.results import result_enter
+
+HYPERLINK = '=HYPERLINK("https://evil.example","click")'
+
+
+# ====================================================================== defect 9
+def test_csv_cells_neutralise_text_formulas_and_keep_numbers() -> None:
+    row = [-3, "-3", 2.5, Decimal("-1.50"), "=1+1", "+1+1", "@SUM(A1)", "\tx", "\rx", "3-4"]
+    assert [csv_cell(v) for v in row] == [
+        -3,
+        "'-3",
+        2.5,
+        Decimal("-1.50"),
+        "'=1+1",
+        "'+1+1",
+        "'@SUM(A1)",
+        "'\tx",
+        "'\rx",
+        "3-4",
+    ]
+    assert csv_cell(None) == "" and csv_cell(float("-inf")) == "'-inf"
+    assert csv_text([["diff", "name"], [-3, "Kiss Anna"], [4, "+1+1"]]) == (
+        "diff,name\n-3,Kiss Anna\n4,'+1+1\n"
+    )
+
+
+@pytest.mark.django_db
+def test_the_finishing_order_csv_writes_no_formula(client) -> None:
+    director = DirectorFactory()
+    event = EventFactory(director=director)
+    evil = [PlayerFactory(name=HYPERLINK, rating=2000), PlayerFactory(name="+1+1", rating=1990)]
+    flight = flight_with(event, evil)
+    flight_draw(flight_id=flight.pk, by=director)
+    final = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
+    result_enter(match_id=final.pk, by=director, score_a=5, score_b=1)
+    page = client.get(
+        reverse(
+            "tournaments:flight-finishing-order-csv",
+            kwargs={"slug": event.slug, "flight_id": flight.pk},
+        )
+    )
+    api = api_client().get(f"/api/v1/flights/{flight.pk}/finishing-order/?as=csv")
+    for response in (page, api):
+        assert response.status_code == 200
+        lines = response.content.decode().splitlines()
+        assert lines == [
+            "place,name,ranking",
+            '1,"\'=HYPERLINK(""https://evil.example"",""click"")",main',
+            "2,'+1+1,main",
+        ]
