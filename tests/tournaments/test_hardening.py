@@ -10,10 +10,13 @@ import pytest
 from django.urls import reverse
 
 from games.csvfile import csv_cell, csv_text
+from games.errors import ValidationFailed
+from games.models import Player
 from tests.factories import PlayerFactory, api_client
 from tests.tournaments.factories import DirectorFactory, EventFactory, flight_with
-from tournaments.models import TournamentMatch
+from tournaments.models import Entry, TournamentMatch
 from tournaments.services.draw import flight_draw
+from tournaments.services.entries import entry_register
 from tournaments.services.results import result_enter
 
 HYPERLINK = '=HYPERLINK("https://evil.example","click")'
@@ -64,3 +67,44 @@ def test_the_finishing_order_csv_writes_no_formula(client) -> None:
             '1,"\'=HYPERLINK(""https://evil.example"",""click"")",main',
             "2,'+1+1,main",
         ]
+
+
+# ====================================================================== defect 13: names
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "api_code"),
+    [
+        ("\u200b", "invalid_name"),
+        (" \u200b\u200b ", "invalid_name"),
+        ("Anna\u202egnal", "invalid_name"),
+        ("\u2066Béla\u2069", "invalid_name"),
+        ("Cili\u200f", "invalid_name"),
+        ("Anna\u200b", "invalid_name"),
+        ("...", "invalid_name"),
+        ("A\tB", "invalid_name"),
+        ("A\x00B", "invalid"),  # DRF's CharField refuses a NUL before the service sees it
+    ],
+)
+def test_a_walk_in_with_an_invisible_or_direction_name_is_refused(name, api_code) -> None:
+    director = DirectorFactory()
+    event = EventFactory(director=director)
+    flight = flight_with(event, [])
+    players_before = Player.objects.count()
+    with pytest.raises(ValidationFailed) as refused:
+        entry_register(flight_id=flight.pk, by=director, name=name)
+    assert refused.value.code == "invalid_name"
+    response = api_client(director).post(
+        f"/api/v1/flights/{flight.pk}/entries/", {"name": name}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == api_code
+    assert Player.objects.count() == players_before and Entry.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_walk_in_name_is_normalised_and_stored_clean() -> None:
+    director = DirectorFactory()
+    event = EventFactory(director=director)
+    flight = flight_with(event, [])
+    entry = entry_register(flight_id=flight.pk, by=director, name="  Bence\u0301 Kiss ")
+    assert entry.player.name == "Bencé Kiss"  # NFC: one code point for é
