@@ -4,20 +4,22 @@ concurrent reports by one side each telling the opponent again (defect 13)."""
 
 from __future__ import annotations
 
+import threading
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from games.csvfile import csv_cell, csv_text
 from games.errors import ValidationFailed
-from games.models import Player
-from tests.factories import PlayerFactory, api_client
+from games.models import Notification, Player
+from tests.factories import PlayerFactory, UserPlayerFactory, api_client
 from tests.tournaments.factories import DirectorFactory, EventFactory, flight_with
 from tournaments.models import Entry, TournamentMatch
 from tournaments.services.draw import flight_draw
 from tournaments.services.entries import entry_register
-from tournaments.services.results import result_enter
+from tournaments.services.results import result_enter, result_report
 
 HYPERLINK = '=HYPERLINK("https://evil.example","click")'
 
@@ -108,3 +110,56 @@ def test_a_walk_in_name_is_normalised_and_stored_clean() -> None:
     flight = flight_with(event, [])
     entry = entry_register(flight_id=flight.pk, by=director, name="  Bence\u0301 Kiss ")
     assert entry.player.name == "Bencé Kiss"  # NFC: one code point for é
+
+
+# ====================================================================== defect 13: notices
+THREADS = 8
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_reports_by_one_side_tell_the_opponent_once() -> None:
+    director = DirectorFactory()
+    event = EventFactory(director=director)
+    a, b = UserPlayerFactory(rating=2000), UserPlayerFactory(rating=1990)
+    flight = flight_with(event, [a, b])
+    flight_draw(flight_id=flight.pk, by=director)
+    row = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
+    start = row.version
+    reporter = a if row.entry_a.player_id == a.pk else b
+    opponent = b if reporter is a else a
+    score = {"score_a": 5, "score_b": 2}
+    barrier = threading.Barrier(THREADS)
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def worker() -> None:
+        try:
+            client = api_client(reporter.user)
+            barrier.wait(timeout=30)
+            response = client.post(
+                f"/api/v1/tournament-matches/{row.pk}/report/", score, format="json"
+            )
+            with lock:
+                statuses.append(response.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+    assert statuses == [200] * THREADS
+    assert Notification.objects.filter(recipient=opponent, kind="result_to_confirm").count() == 1
+    row.refresh_from_db()
+    assert row.status == "reported" and row.version == start + 1  # one report, stored once
+    # Later, the same report again: nothing changes, no notice. A changed report is a
+    # new thing to confirm: the opponent hears of it (once).
+    result_report(match_id=row.pk, by=reporter.user, **score)
+    assert TournamentMatch.objects.get(pk=row.pk).version == start + 1
+    result_report(match_id=row.pk, by=reporter.user, score_a=5, score_b=3)
+    result_report(match_id=row.pk, by=reporter.user, score_a=5, score_b=3)
+    notices = Notification.objects.filter(recipient=opponent, kind="result_to_confirm")
+    assert notices.count() == 2
+    assert TournamentMatch.objects.get(pk=row.pk).version == start + 2
