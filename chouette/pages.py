@@ -17,9 +17,9 @@ every other screen without a reload.
 Who sees what: anyone reads the list, a scoreboard, a summary and a player's totals.
 The session's players with a login, the club's scorekeeper (``chouette.keep_score``)
 and staff (:func:`services.may_write`) get the forms; anonymous users are sent to log in,
-anyone else gets 403 (the services check again). A new session is started by one of its
-players, the scorekeeper or staff: anyone else sees the refusal in the page, with the
-form as they filled it (403).
+anyone else gets 403 and a page that says who may (the services check again). A new
+session is started by one of its players, the scorekeeper or staff: anyone else sees the
+refusal in the page, with the form as they filled it (403).
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -80,7 +79,7 @@ def _form_error(request: HttpRequest, form: forms.Form) -> None:
 
 def writer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """The view gets the session when the user may write to it; anonymous users are sent
-    to log in, other users get 403."""
+    to log in, other users get 403 with a page that says who may."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, session_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -88,7 +87,12 @@ def writer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
             return redirect_to_login(request.get_full_path())
         session = get_object_or_404(ChouetteSession, pk=session_id)
         if not services.may_write(request.user, session):
-            raise DjangoPermissionDenied
+            return render(
+                request,
+                "chouette/refused.html",
+                {"session": session, "refusal": services.NOT_IN_SESSION},
+                status=403,
+            )
         return view(request, session, *args, **kwargs)
 
     return wrapper

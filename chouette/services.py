@@ -38,6 +38,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from chouette import live, rules
 from chouette.messages import CONFLICT_CODES, rule_message
@@ -63,6 +64,10 @@ def _is_authenticated(user: Any) -> bool:
     return bool(user is not None and getattr(user, "is_authenticated", False) and user.is_active)
 
 
+#: Who may write to a session, as the refusal says it (the API's and the pages').
+NOT_IN_SESSION = gettext_lazy(
+    "Only the session's players, the club's scorekeeper and staff may do this."
+)
 #: The permission of the club's scorekeeper (``ChouetteSession.Meta.permissions``).
 KEEP_SCORE = "chouette.keep_score"
 
@@ -115,10 +120,7 @@ def _check_writer(user: Any, session: ChouetteSession) -> None:
     if not _is_authenticated(user):
         raise PermissionDenied("not_logged_in", _("Log in to do this."))
     if not may_write(user, session):
-        raise PermissionDenied(
-            "not_in_session",
-            _("Only the session's players, the club's scorekeeper and staff may do this."),
-        )
+        raise PermissionDenied("not_in_session", NOT_IN_SESSION)
 
 
 def _check_open(session: ChouetteSession) -> None:

@@ -141,3 +141,18 @@ def test_every_answer_names_the_creator() -> None:
         f"{SESSIONS}{session.pk}/join/", {"player": UserPlayerFactory().pk}, format="json"
     )
     assert joined.status_code == 200 and joined.json()["created_by"] == ann.pk
+
+
+def test_a_stranger_on_a_session_page_is_told_who_may_write(client) -> None:
+    client.cookies["django_language"] = "en"
+    session = session_with(players())
+    client.force_login(UserPlayerFactory(name="Dave").user)
+    before = _snapshot()
+    for response in (
+        client.get(reverse("chouette:game-entry", kwargs={"session_id": session.pk})),
+        client.post(reverse("chouette:undo", kwargs={"session_id": session.pk})),
+        client.post(reverse("chouette:end", kwargs={"session_id": session.pk})),
+    ):
+        assert response.status_code == 403
+        assert "the club&#x27;s scorekeeper and staff may do this" in response.text
+    assert _snapshot() == before
