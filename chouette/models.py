@@ -77,6 +77,9 @@ class ChouetteSession(models.Model):
         verbose_name = _("chouette session")
         verbose_name_plural = _("chouette sessions")
         ordering = ["-started_at", "-id"]
+        #: The club's scorekeeper (granted in the admin, to a user or a group) may start
+        #: and keep any session, also one they do not play in (:mod:`chouette.services`).
+        permissions = [("keep_score", _("Can start and keep the score of any chouette session"))]
 
     def __str__(self) -> str:
         return self.name

@@ -15,9 +15,11 @@ live (``chouette:<id>``, :mod:`chouette.live`): a game saved from one phone appe
 every other screen without a reload.
 
 Who sees what: anyone reads the list, a scoreboard, a summary and a player's totals.
-The session's creator, its players with a login and staff (:func:`services.may_write`)
-get the forms; anonymous users are sent to log in, anyone else gets 403 (the services
-check again).
+The session's players with a login, the club's scorekeeper (``chouette.keep_score``)
+and staff (:func:`services.may_write`) get the forms; anonymous users are sent to log in,
+anyone else gets 403 and a page that says who may (the services check again). A new
+session is started by one of its players, the scorekeeper or staff: anyone else sees the
+refusal in the page, with the form as they filled it (403).
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -78,7 +79,7 @@ def _form_error(request: HttpRequest, form: forms.Form) -> None:
 
 def writer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """The view gets the session when the user may write to it; anonymous users are sent
-    to log in, other users get 403."""
+    to log in, other users get 403 with a page that says who may."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, session_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -86,7 +87,12 @@ def writer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
             return redirect_to_login(request.get_full_path())
         session = get_object_or_404(ChouetteSession, pk=session_id)
         if not services.may_write(request.user, session):
-            raise DjangoPermissionDenied
+            return render(
+                request,
+                "chouette/refused.html",
+                {"session": session, "refusal": services.NOT_IN_SESSION},
+                status=403,
+            )
         return view(request, session, *args, **kwargs)
 
     return wrapper
@@ -235,10 +241,15 @@ def session_create(request: HttpRequest) -> HttpResponse:
             rolls=_parse_rolls(data["rolls"], chosen),
         )
     except ApplicationError as exc:
+        # Shown in the page with what was typed; 403 when the user may not start this
+        # session (not one of its players, not the scorekeeper, not staff).
         show_refusal(request, exc)
         sessions = ChouetteSession.objects.all()[:LIST_LIMIT]
         return render(
-            request, "chouette/session_list.html", {"sessions": sessions, "form": form}, status=400
+            request,
+            "chouette/session_list.html",
+            {"sessions": sessions, "form": form},
+            status=exc.status,
         )
     messages.success(request, _("The session has started. Good luck!"))
     return redirect(_scoreboard_url(session.pk))

@@ -16,9 +16,13 @@ House rules (docs/architecture.md), as they apply here:
   event, and this module stores what they return: the event, its ledger lines, the new
   seating.
 
-Who may write to a session: its creator, any of its players who has a login (seated or
-sitting out), and staff. Anyone else gets 403 ``not_in_session``. Anyone logged in may
-start a session. An ended session refuses every write (409 ``session_ended``).
+Who may start a session and write to it (issue 16: a stranger could start a session of
+other members and record stakes in their names): **a member of the session** (the user's
+player is among its players, seated or sitting out), **the club's scorekeeper** (the
+``chouette.keep_score`` permission, granted to a user or a group in the admin) and
+**staff**. Anyone else gets 403 ``not_in_session`` and nothing is written. Having
+started a session is not enough by itself: the writer must still be one of these. An
+ended session refuses every write (409 ``session_ended``).
 
 The zero-sum rule (R13) is checked here before any line is written (400 ``unbalanced``)
 and again by PostgreSQL at commit (migration ``0002_zero_sum_trigger``).
@@ -34,6 +38,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from chouette import live, rules
 from chouette.messages import CONFLICT_CODES, rule_message
@@ -59,14 +64,38 @@ def _is_authenticated(user: Any) -> bool:
     return bool(user is not None and getattr(user, "is_authenticated", False) and user.is_active)
 
 
+#: Who may write to a session, as the refusal says it (the API's and the pages').
+NOT_IN_SESSION = gettext_lazy(
+    "Only the session's players, the club's scorekeeper and staff may do this."
+)
+#: The permission of the club's scorekeeper (``ChouetteSession.Meta.permissions``).
+KEEP_SCORE = "chouette.keep_score"
+
+
+def _keeps_any_score(user: Any) -> bool:
+    """Staff and the club's scorekeeper may start and keep any session."""
+    return bool(user.is_staff or user.is_superuser or user.has_perm(KEEP_SCORE))
+
+
 def may_write(user: Any, session: ChouetteSession) -> bool:
-    """The creator, the session's players with a login, and staff (module docstring)."""
+    """The session's members with a login, the scorekeeper, staff (module docstring)."""
     if not _is_authenticated(user):
         return False
-    if user.is_staff or user.is_superuser or session.created_by_id == user.pk:
+    if _keeps_any_score(user):
         return True
     player = Player.of_user(user)
     return player is not None and session.participants.filter(player=player).exists()
+
+
+def may_start(user: Any, player_ids: Sequence[int]) -> bool:
+    """Whether ``user`` may start a session of these players: one of them, the
+    scorekeeper, staff."""
+    if not _is_authenticated(user):
+        return False
+    if _keeps_any_score(user):
+        return True
+    player = Player.of_user(user)
+    return player is not None and player.pk in player_ids
 
 
 def _lock(session_id: int) -> ChouetteSession:
@@ -91,10 +120,7 @@ def _check_writer(user: Any, session: ChouetteSession) -> None:
     if not _is_authenticated(user):
         raise PermissionDenied("not_logged_in", _("Log in to do this."))
     if not may_write(user, session):
-        raise PermissionDenied(
-            "not_in_session",
-            _("Only the session's players, its creator and staff may do this."),
-        )
+        raise PermissionDenied("not_in_session", NOT_IN_SESSION)
 
 
 def _check_open(session: ChouetteSession) -> None:
@@ -227,6 +253,14 @@ def session_create(
             "invalid_name", _("Name the session (at most %(max)d characters).") % {"max": MAX_NAME}
         )
     ids = _check_player_ids(list(player_ids))
+    if not may_start(by, ids):
+        raise PermissionDenied(
+            "not_in_session",
+            _(
+                "You may start a session only if you play in it; the club's scorekeeper "
+                "and staff may start any."
+            ),
+        )
     if len(ids) < rules.MIN_START_PLAYERS:
         raise ValidationFailed("too_few_players", rule_message("too_few_players"))
     try:

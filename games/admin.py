@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from games.errors import ApplicationError
 from games.models import (
     ClubResult,
     Notification,
@@ -16,10 +17,24 @@ from games.models import (
     RatedResult,
     Webhook,
 )
+from games.players.names import player_name_clean
+
+
+class PlayerForm(forms.ModelForm):
+    """A player added or renamed here: the name is checked as everywhere a name is typed
+    (:func:`games.players.names.player_name_clean`). No ``Meta``: the admin builds the
+    form's fields, as for its own default form."""
+
+    def clean_name(self) -> str:
+        try:
+            return player_name_clean(name=self.cleaned_data.get("name") or "")
+        except ApplicationError as exc:
+            raise forms.ValidationError(str(exc.detail), code=exc.code) from None
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm
     list_display = ["name", "rating", "experience", "is_active", "user"]
     list_filter = ["is_active"]
     search_fields = ["name"]

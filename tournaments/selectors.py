@@ -18,8 +18,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +26,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.urls import reverse
 
+from games.csvfile import Cell, csv_text
 from games.ratings.sources import is_rated
 from tournaments import bridge, pairing
 from tournaments.models import (
@@ -138,14 +137,12 @@ def flight_finishing_order(*, flight: Flight) -> dict[str, list[PlaceRow]]:
 def flight_finishing_order_csv(*, flight: Flight) -> str:
     """The finishing order as CSV (``place,name,ranking``), one line per player, for
     federation ranking submissions."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["place", "name", "ranking"])
+    rows: list[list[Cell]] = [["place", "name", "ranking"]]
     for ranking, places in flight_finishing_order(flight=flight).items():
         for place in places:
-            for entry in place.entries:
-                writer.writerow([place.label, entry.player.name, ranking])
-    return out.getvalue()
+            rows.extend([place.label, entry.player.name, ranking] for entry in place.entries)
+    # Names are typed by people: csv_text keeps a name like "=HYPERLINK(...)" text.
+    return csv_text(rows)
 
 
 def flight_season_points(*, flight: Flight) -> list[tuple[Entry, int]]:

@@ -137,6 +137,9 @@ class RollOutput(serializers.Serializer):
 
 
 class SessionDetailOutput(SessionOutput):
+    # The detail is shaped from a dict (``chouette.api.views.detail_data``) whose key is
+    # ``created_by``, not the model's ``created_by_id``.
+    created_by = serializers.IntegerField(allow_null=True)
     rolls = RollOutput(many=True)
     rolled_by_server = serializers.BooleanField()
     start_seating = serializers.DictField()

@@ -2,8 +2,9 @@
 
 Reading is public (a club's scoreboard is meant to be seen). Every write, and the game
 preview, needs a login and goes through :mod:`chouette.services`, which decides who may
-do it: the session's creator, its players with a login, and staff (403
-``not_in_session`` otherwise). Errors leave as ``{"code", "detail"}`` (``config.api``):
+do it: the session's players with a login, the club's scorekeeper
+(``chouette.keep_score``) and staff (403 ``not_in_session`` otherwise, also for starting
+a session one does not play in). Errors leave as ``{"code", "detail"}`` (``config.api``):
 401 without a login, 403, 404, 409 (a stale ``expected_version``, ``session_ended``,
 ``nothing_to_undo``), 400 with the rules' code (``entry_seating_mismatch``,
 ``missing_result``, ...; ``reason`` holds the rules' English explanation)."""
@@ -113,9 +114,10 @@ def _version(data: dict[str, Any]) -> int | None:
 
 # ====================================================================== sessions
 class SessionListApi(APIView):
-    """Sessions, the newest first. ``POST``: start a session (anyone logged in): the
-    players, the stake, the rule profile, and the roll-off (the table's ``rolls``, or
-    none and the server rolls)."""
+    """Sessions, the newest first. ``POST``: start a session (one of its players, the
+    club's scorekeeper or staff; 403 ``not_in_session`` otherwise): the players, the
+    stake, the rule profile, and the roll-off (the table's ``rolls``, or none and the
+    server rolls)."""
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 

@@ -61,6 +61,7 @@ from games.engine.clock import ClockSettings, ClockState, preset, settings_from_
 from games.engine.errors import EngineError
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Match, Player, TableClock
+from games.players.names import player_name_clean
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,12 @@ def _engine_error(exc: EngineError) -> ValidationFailed:
 
 
 # ====================================================================== creating
+def _typed_name(name: str) -> str:
+    """A name typed for the clock, checked as every player's name is (400
+    ``invalid_name``); empty when none was typed."""
+    return player_name_clean(name=name) if (name or "").strip() else ""
+
+
 def table_clock_create(
     *,
     label: str,
@@ -123,8 +130,8 @@ def table_clock_create(
         if clock is None:
             clock = match.clock
     names = (
-        (player1_name or "").strip() or (player1.name if player1 is not None else ""),
-        (player2_name or "").strip() or (player2.name if player2 is not None else ""),
+        _typed_name(player1_name) or (player1.name if player1 is not None else ""),
+        _typed_name(player2_name) or (player2.name if player2 is not None else ""),
     )
     if not all(names):
         raise ValidationFailed("player_names_required", _("Both players need a name."))

@@ -560,11 +560,18 @@ def _send(delivery: NotificationDelivery) -> None:
 
 def webhook_payload(delivery: NotificationDelivery, *, url: str = "") -> dict[str, Any]:
     """The JSON a webhook receives. ``text`` is the whole message in one string, the
-    field chat incoming webhooks (Slack, Mattermost, Rocket.Chat, Google Chat) show;
+    field chat incoming webhooks (Slack, Mattermost, Rocket.Chat, Google Chat) show,
+    escaped for them (:func:`transports.chat_escape`: the names in it are typed by
+    people, and must not become mentions or links); ``title``, ``body`` and ``context``
+    are the plain text and data, for receivers that format the message themselves.
     ``delivery`` lets a receiver drop a repeat (sending is at least once)."""
     notification = delivery.notification
     recipient = notification.recipient
-    text = "\n".join(part for part in (notification.title, notification.body, url) if part)
+    text = "\n".join(
+        transports.chat_escape(part)
+        for part in (notification.title, notification.body, url)
+        if part
+    )
     return {
         "delivery": delivery.pk,
         "notification": notification.pk,

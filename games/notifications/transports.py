@@ -93,6 +93,16 @@ def _mail_connection(*, reset: bool = False, reopen: bool = True) -> Any:
     return _connection
 
 
+def chat_escape(text: str) -> str:
+    """``text`` as literal text for a chat's incoming webhook: ``&``, ``<`` and ``>`` as
+    the HTML entities Slack (and the chats that speak its format: Mattermost,
+    Rocket.Chat, Google Chat) read back as those characters
+    (https://api.slack.com/reference/surfaces/formatting#escaping). Unescaped, a player
+    named ``<!channel> <https://evil.example|click>`` would ping the whole channel and
+    show a disguised link in the club's chat."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def webhook_post(
     *, url: str, payload: dict[str, Any], secret: str = "", timeout: float | None = None
 ) -> int:

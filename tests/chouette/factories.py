@@ -14,6 +14,18 @@ SCRIPT_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 SCRIPT_ROLLS: dict[str, Any] = {"Ann": 5, "Bob": 6, "Cy": [3, 4], "Dee": 2, "Eve": [3, 1]}
 
 
+def scorekeeper(**kwargs: Any) -> Any:
+    """A user who holds the club scorekeeper's permission (``chouette.keep_score``): may
+    start and keep any session without playing in it."""
+    from django.contrib.auth.models import Permission
+
+    user = UserFactory(**kwargs)
+    user.user_permissions.add(
+        Permission.objects.get(content_type__app_label="chouette", codename="keep_score")
+    )
+    return user
+
+
 def players(names: tuple[str, ...] = SCRIPT_NAMES, *, with_login: bool = True) -> dict[str, Any]:
     """Players by name (with logins unless told otherwise)."""
     factory = UserPlayerFactory if with_login else PlayerFactory
@@ -28,10 +40,11 @@ def session_with(
     profile: dict[str, Any] | None = None,
     **kwargs: Any,
 ) -> ChouetteSession:
-    """A session of ``cast`` seated by ``rolls`` (default: the script's roll-off)."""
+    """A session of ``cast`` seated by ``rolls`` (default: the script's roll-off),
+    started by ``by`` (default: a scorekeeper who does not play)."""
     rolls = rolls or SCRIPT_ROLLS
     return services.session_create(
-        by=by or UserFactory(),
+        by=by or scorekeeper(),
         name=kwargs.pop("name", "Péntek esti chouette"),
         player_ids=[cast[n].pk for n in rolls],
         rolls={cast[n].pk: r for n, r in rolls.items()},

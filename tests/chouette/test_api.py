@@ -1,5 +1,6 @@
 """The chouette API on PostgreSQL: the authorization matrix of every write endpoint
-(anonymous 401, a seated player, a stranger 403, the creator, staff), bad input refused
+(anonymous 401, a seated player, a stranger 403 (also to start a session of others), the
+club's scorekeeper who started it, staff), bad input refused
 with 400 and nothing changed, a stale ``expected_version`` 409, public reads, a whole
 game entered through preview and record, undo, and the OpenAPI schema."""
 
@@ -9,7 +10,7 @@ import pytest
 
 from chouette import services
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
-from tests.chouette.factories import players, session_with, simple_entry
+from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory, api_client
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,7 @@ def club():
     """A session of five (Bob box, Ann captain, Cy, Eve, Dee) after one game, Eve
     sitting out; a newcomer to join; every kind of actor."""
     cast = players()
-    creator = UserFactory()
+    creator = scorekeeper()
     session = session_with(cast, by=creator)
     services.game_record(session_id=session.pk, by=creator, entry=simple_entry(session))
     services.session_sit_out(session_id=session.pk, by=creator, player_id=cast["Eve"].pk)
@@ -91,7 +92,7 @@ ACTORS = ("anonymous", "player", "stranger", "creator", "staff")
 def _expected(endpoint: str, actor: str, ok: int) -> tuple[int, str | None]:
     if actor == "anonymous":
         return 401, "not_authenticated"
-    if actor == "stranger" and endpoint != "session_create":
+    if actor == "stranger":
         return 403, "not_in_session"
     return ok, None
 
@@ -219,7 +220,7 @@ def test_reads_are_public_and_a_game_round_trips(club) -> None:
 
 def test_server_rolls_when_the_api_gives_no_rolls(club) -> None:
     cast = club["cast"]
-    response = _client(club["actors"]["stranger"]).post(
+    response = _client(club["actors"]["player"]).post(
         "/api/v1/chouette/sessions/",
         {
             "name": "Szerver dob",

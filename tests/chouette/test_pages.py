@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from chouette import services
 from chouette.models import ChouetteEvent, ChouetteSession
-from tests.chouette.factories import players, session_with, simple_entry
+from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_list_and_new_session_form(en) -> None:
     cast = players(("Anna", "Béla", "Cili"), with_login=False)
     page = en.get(_url("session-list"))
     assert page.status_code == 200 and "Log in to start a session." in page.text
-    en.force_login(UserFactory())
+    en.force_login(scorekeeper())  # none of the three has a login: the scorekeeper starts
     page = en.get(_url("session-list"))
     assert "Start the session" in page.text
     response = en.post(

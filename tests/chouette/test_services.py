@@ -16,7 +16,7 @@ from chouette import rules, selectors, services
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.play.dice import ScriptedDice
-from tests.chouette.factories import players, session_with, simple_entry
+from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
 from tests.chouette.rulesdata import (
     CLASSIC_SCRIPT,
     EXPECTED_FINAL,
@@ -63,7 +63,7 @@ def test_five_players_thirty_scripted_games_on_the_database(kind: str) -> None:
     cast = players()
     pk = {n: p.pk for n, p in cast.items()}
     name = {p: n for n, p in pk.items()}
-    creator = UserFactory()
+    creator = scorekeeper()
     session = session_with(
         cast,
         by=creator,
@@ -182,7 +182,7 @@ def test_server_rolls_the_roll_off_when_not_given_and_records_it() -> None:
     ids = [p.pk for p in cast.values()]
     # A 5, B 5, C 2, D 6 -> A and B re-roll: 3, 4 -> D box, B captain, A, C.
     dice = ScriptedDice([5, 5, 2, 6, 3, 4])
-    session = services.session_create(by=UserFactory(), name="Szerda", player_ids=ids, dice=dice)
+    session = services.session_create(by=scorekeeper(), name="Szerda", player_ids=ids, dice=dice)
     assert session.rolled_by_server is True
     assert session.rolls == [
         {"player": cast["A"].pk, "rolls": [5, 3]},
@@ -202,7 +202,7 @@ def test_server_rolls_the_roll_off_when_not_given_and_records_it() -> None:
         "C",
     ]
     # The real source (secrets) always gives a seating.
-    other = services.session_create(by=UserFactory(), name="Csütörtök", player_ids=ids)
+    other = services.session_create(by=scorekeeper(), name="Csütörtök", player_ids=ids)
     assert other.rolled_by_server and len(other.rolls) == 4
 
 
@@ -233,7 +233,7 @@ def test_server_rolls_the_roll_off_when_not_given_and_records_it() -> None:
 )
 def test_session_create_refuses(kwargs, code, error) -> None:
     cast = players(("A", "B", "C"), with_login=False)
-    args = {"by": UserFactory(), "name": "Hétfő", "player_ids": [p.pk for p in cast.values()]}
+    args = {"by": scorekeeper(), "name": "Hétfő", "player_ids": [p.pk for p in cast.values()]}
     if "rolls" in kwargs:
         kwargs["rolls"] = {cast[n].pk: r for n, r in kwargs["rolls"].items()}
     if "players" in kwargs:

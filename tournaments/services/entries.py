@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import Conflict, NotFound, ValidationFailed
 from games.models import Player
+from games.players.names import player_name_clean
 from tournaments import bridge, pairing
 from tournaments.models import OPEN, Entry, Flight, Format, TournamentMatch
 from tournaments.services.advancing import advance
@@ -45,9 +46,7 @@ def entry_register(
             if Entry.objects.filter(flight=flight, player=player).exists():
                 raise Conflict("already_entered", _("This player is already entered."))
         else:
-            name = name.strip()
-            if len(name) > Player._meta.get_field("name").max_length:
-                raise ValidationFailed("name_too_long", _("This name is too long."))
+            name = player_name_clean(name=name)  # 400 invalid_name: what is wrong with it
             existing = Player.objects.filter(name__iexact=name).first()
             if existing is not None:
                 raise Conflict(

@@ -191,7 +191,10 @@ def result_report(
     """A player reports their own match. The result stands when the other side has
     reported the same; a different report is refused (409 ``report_mismatch``, the other
     report in ``extra``: the players sort it out, or the director enters the result).
-    A first report tells the opponent (``result_to_confirm``)."""
+    A first report tells the opponent (``result_to_confirm``). The same report again by
+    the same side (a repeated tap, a retried request, several sent at once: they wait
+    for one another on the flight's lock) changes nothing and tells nobody again; a
+    changed report is stored and the opponent told of it (a new thing to confirm)."""
     with transaction.atomic():
         flight, row = lock_match(match_id)
         player = Player.of_user(by)
@@ -220,6 +223,15 @@ def result_report(
                 _("Your opponent reported a different result: agree on it or ask the director."),
                 extra={"other": {k: other.get(k) for k in ("winner", "score_a", "score_b")}},
             )
+        own = row.report_a if side == "a" else row.report_b
+        if own is not None and _same_result(own, result):
+            if own.get("games") == result["games"]:
+                return row  # a repeat: already stored, the opponent already told
+            setattr(row, f"report_{side}", report)  # the same score, more detail
+            row.version += 1
+            row.save()
+            touch(flight)
+            return row
         setattr(row, f"report_{side}", report)
         row.status = TournamentMatch.Status.REPORTED
         row.version += 1
