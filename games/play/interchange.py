@@ -216,7 +216,7 @@ def match_import_mat(
     """Record a match from ``.mat`` text, imported by the user ``by`` (``None``: an
     operator at the command line, who may import any match).
 
-    In order, each refusal storing nothing: the file's size, games and move entries
+    In order, each refusal storing nothing: the file's size, games and checker moves
     against ``limits`` and the names (at most ``Player.name``'s length) before any move
     is replayed; then who may import it: one of its two players (the user's player is
     one of the names, matched case-insensitively), staff, or a holder of

@@ -160,8 +160,9 @@ def test_the_command_refuses_a_file_over_the_limits_unless_lifted(tmp_path):
     assert _counts() == before
 
 
-def test_a_long_money_session_under_the_limits_is_imported_in_one_replay(client, anna):
-    """Self-play games of a money session, stored as the engine's replay left them."""
+def test_an_imported_session_stores_the_states_its_one_replay_reached(client, anna):
+    """Self-play games of a money session: each game is stored as the import's one replay
+    left it, and its log replays to the same result (no second replay needed)."""
     rng = random.Random(7)
     match, logs = MatchState.money(), []
     for _ in range(6):
