@@ -152,6 +152,19 @@ class Match(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    #: Recorded from a ``.mat`` file (games.play.interchange) rather than played here:
+    #: when, and by whom (``None`` with ``imported_at`` set: an operator's command, or
+    #: a user since deleted). An imported match is never rated: what it holds was
+    #: played, if at all, where nobody here saw it.
+    imported_at = models.DateTimeField(_("imported"), null=True, blank=True)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("imported by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     #: What the match is played for, as an opaque key of the app that owns it (e.g.
     #: ``"tmatch:12"``, a tournament match); empty for a casual match. A casual match is
     #: rated as an online result when it finishes; any other is rated (or not) by its
@@ -162,6 +175,11 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-created_at", "-id"]
+        permissions = [
+            # A club scorekeeper or director: may record from a .mat file a match between
+            # any two players (anyone else only a match they played; staff may too).
+            ("import_any_match", _("Can import a .mat file of any two players' match")),
+        ]
         indexes = [models.Index(fields=["status", "-created_at"], name="match_status_created")]
         constraints = [
             models.CheckConstraint(
@@ -176,6 +194,11 @@ class Match(models.Model):
     @property
     def is_money(self) -> bool:
         return self.length == 0
+
+    @property
+    def is_imported(self) -> bool:
+        """Recorded from a ``.mat`` file, not played here (never rated)."""
+        return self.imported_at is not None
 
     def player_index(self, player_id: int) -> int | None:
         """The engine's index (0 or 1) of a player in this match, else ``None``."""

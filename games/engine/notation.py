@@ -19,6 +19,7 @@ play's own ``moves`` (``24/20`` for a 3-1 may go via 23 or 21; only the position
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
 from typing import Final
 
@@ -139,17 +140,21 @@ def parse_play(
     *,
     max_checkers_per_point: int | None = None,
     min_pip_waste: bool = False,
+    plays: Sequence[Play] | None = None,
 ) -> Play:
     """The legal play of ``d1``-``d2`` that ``text`` describes (R4-R7).
 
     Raises ``EngineError("invalid_notation")`` when the text cannot be read and
     ``EngineError("illegal_play")`` when it describes no legal play. An empty text is
     accepted only when no move is possible (R6); it returns a play without moves.
+    ``plays``: the legal plays of this position and roll when the caller has them
+    already (``GameState.legal_plays()``), so they are not generated a second time.
     """
     chains = _parse(text)
-    plays = legal_plays(
-        pos, d1, d2, max_checkers_per_point=max_checkers_per_point, min_pip_waste=min_pip_waste
-    )
+    if plays is None:
+        plays = legal_plays(
+            pos, d1, d2, max_checkers_per_point=max_checkers_per_point, min_pip_waste=min_pip_waste
+        )
     if not chains:
         if plays:
             raise EngineError("illegal_play", "a move is possible, the roll must be played (R6)")

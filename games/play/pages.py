@@ -37,15 +37,16 @@ from games.engine.position import Position, position_from_id, position_id
 from games.engine.steps import state_play_steps
 from games.errors import ApplicationError, NotFound, ValidationFailed
 from games.models import Game, Match, Player
-from games.play import alarms, selectors, services
+from games.play import alarms, interchange, selectors, services
 from games.play.boardsvg import render_board, view_from_position
-from games.play.interchange import match_export_mat, match_import_mat
+from games.play.interchange import match_export_mat
 from games.players import selectors as players_selectors
 from games.ratings import selectors as ratings_selectors
 from games.web import act_and_redirect, show_refusal
 
 #: A .mat file of a long match is a few hundred kilobytes at most.
-MAX_MAT_BYTES = 2 * 1024 * 1024
+#: The longest pasted text given back in the form after a refusal.
+_KEEP_TEXT = interchange.MAX_MAT_BYTES
 
 
 def _player(request: HttpRequest) -> Player | None:
@@ -381,28 +382,44 @@ def match_export_page(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 def match_import_page(request: HttpRequest) -> HttpResponse:
-    """Record a match played elsewhere from its ``.mat`` file, every move checked."""
-    context: dict[str, Any] = {}
+    """Record a match played elsewhere from its ``.mat`` file, every move checked. Who may
+    and what a file may hold: :func:`games.play.interchange.match_import_mat`; a refusal
+    is shown in the page (400, 403 for someone who may not import it) with the form as
+    it was typed."""
+    context: dict[str, Any] = {
+        "can_import_any": interchange.match_import_can_any(user=request.user)
+    }
+    status = 200
     if request.method == "POST":
-        upload = request.FILES.get("file")
-        text = request.POST.get("text", "")
+        text = ""
         try:
+            text = request.POST.get("text", "")
+            upload = request.FILES.get("file")
             if upload is not None:
-                if upload.size > MAX_MAT_BYTES:
-                    raise ValidationFailed("mat_too_large", _("The file is too large."))
-                text = upload.read().decode("utf-8-sig")
-            match = match_import_mat(
+                # Its size first: a file over the limit is never read into memory (Django
+                # keeps a large upload in a temporary file until then).
+                interchange.mat_check_size(size=upload.size or 0)
+                try:
+                    text = upload.read().decode("utf-8-sig")
+                except UnicodeDecodeError:
+                    raise ValidationFailed(
+                        "mat_not_text", _("The file is not UTF-8 text."), extra={"field": "file"}
+                    ) from None
+            match = interchange.match_import_mat(
                 text=text,
                 player1_name=request.POST.get("player1") or None,
                 player2_name=request.POST.get("player2") or None,
-                created_by=request.user,
+                by=request.user,
             )
-        except UnicodeDecodeError:
-            context["error"] = _("The file is not UTF-8 text.")
         except ApplicationError as exc:
             context["error"] = exc.detail
+            context["error_code"] = exc.code
+            context["error_field"] = exc.extra.get("field") if exc.extra else None
+            status = exc.status
         else:
             messages.success(request, _("The match was recorded."))
             return redirect("games:match", match_id=match.pk)
-        context["text"] = text
-    return render(request, "games/import.html", context, status=400 if "error" in context else 200)
+        context["text"] = text if len(text) <= _KEEP_TEXT else ""
+        context["player1"] = request.POST.get("player1", "")
+        context["player2"] = request.POST.get("player2", "")
+    return render(request, "games/import.html", context, status=status)

@@ -32,7 +32,9 @@ def match_list(*, status: str | None = None, limit: int = 100) -> QuerySet[Match
 def match_get(*, match_id: int) -> Match:
     try:
         return (
-            Match.objects.select_related("player1", "player2", "winner")
+            Match.objects.select_related(
+                "player1", "player2", "winner", "imported_by", "imported_by__player"
+            )
             .prefetch_related("games")
             .get(pk=match_id)
         )

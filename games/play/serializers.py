@@ -50,6 +50,7 @@ class MatchOutput(serializers.ModelSerializer):
             "created_at",
             "started_at",
             "finished_at",
+            "imported_at",
         ]
         read_only_fields = fields
 

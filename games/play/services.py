@@ -233,6 +233,23 @@ def _game_begin(
     return game
 
 
+def game_begin_next(
+    *, match: Match, match_state: MatchState, dice: DiceSource = SYSTEM_DICE
+) -> Game:
+    """Begin the next game of a playing match whose games so far are all over, exactly
+    as live play begins it after a game (:func:`_match_after_game`): its opening roll
+    (R3), no clock carried over. For a match recorded from a file cut between two games
+    (games.play.interchange); called inside the caller's transaction."""
+    return _game_begin(
+        match=match,
+        number=match.games.count() + 1,
+        options=engine_actions.options_from_dict(match.rules),
+        match_state=match_state,
+        dice=dice,
+        previous_clock=None,
+    )
+
+
 def game_row_values(state: GameState, *, version: int) -> dict[str, Any]:
     """The :class:`~games.models.Game` columns that mirror an engine state."""
     result = state.result

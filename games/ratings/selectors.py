@@ -333,6 +333,8 @@ def match_rating(*, match: Match) -> MatchRating | None:
     rated). At most one query (the ledger row of a finished match)."""
     if match.is_money:
         return None
+    if match.is_imported:
+        return MatchRating(rated=False)  # never rated (rating_record_online)
     if match.status == Match.Status.FINISHED:
         row = match_rating_result(match=match)
         if row is None:

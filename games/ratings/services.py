@@ -535,8 +535,14 @@ def _write_players(state: dict[int, tuple[int, int]], touched: set[int], *, full
 def rating_record_online(*, match: Match) -> RatedResult | None:
     """Record a finished casual online match (called when it finishes, in the transaction
     of its last move). A money session, or a match played for something else
-    (``Match.played_for``, e.g. a tournament, whose app rates it), is not recorded."""
-    if match.is_money or match.played_for or match.winner_id is None:
+    (``Match.played_for``, e.g. a tournament, whose app rates it), is not recorded.
+
+    Nor is a match imported from a ``.mat`` file, even one finished here after the
+    import (issue 16): the file's games were played, if at all, where nobody here saw
+    them, and a player may import a match they played, so rating it would let anyone
+    farm rating with invented wins. A result played elsewhere that should count is
+    typed in by a director as a club result (games.ratings.club_results)."""
+    if match.is_money or match.played_for or match.winner_id is None or match.is_imported:
         return None
     winner = match.player1 if match.winner_id == match.player1_id else match.player2
     return rating_record(

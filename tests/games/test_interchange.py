@@ -134,7 +134,7 @@ def test_export_of_an_unknown_match_fails_cleanly():
 
 
 def test_the_pages_export_and_import_a_match(client):
-    from tests.factories import UserPlayerFactory
+    from tests.factories import UserFactory
 
     match = _play_match(3, seed=21)
     response = client.get(f"/matches/{match.pk}/export.mat")
@@ -142,7 +142,11 @@ def test_the_pages_export_and_import_a_match(client):
     assert response["Content-Disposition"].endswith(f'match-{match.pk}.mat"')
     text = response.content.decode()
     assert " 3 point match" in text
-    client.force_login(UserPlayerFactory().user)
+    # One of the match's players imports it (issue 16: a stranger may not).
+    player = match.player1
+    player.user = UserFactory()
+    player.save()
+    client.force_login(player.user)
     bad = client.post("/matches/import/", {"text": text.replace("Game 1", "Game x")})
     assert bad.status_code == 400
     assert Match.objects.count() == 1
@@ -165,7 +169,7 @@ def test_a_file_resuming_at_the_crawford_score_is_stored_as_the_crawford_game():
     assert start.crawford
     _, log = random_game(new_game(RuleOptions(), start), random.Random(4))
     text = export_mat(build_record(("Kiss Katalin", "Tóth Gábor"), 3, [log], start_score=(2, 1)))
-    match = match_import_mat(text=text)
+    match = match_import_mat(text=text, by=None)
     (game,) = match.games.all()
     assert game.crawford is True
     assert state_from_dict(game.state).match.crawford is True
