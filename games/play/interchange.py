@@ -34,6 +34,7 @@ from games.errors import PermissionDenied, ValidationFailed
 from games.models import Game, GameAction, Match, Player
 from games.play import services
 from games.play.services import game_row_values
+from games.players.names import player_name_clean
 
 
 def match_record(*, match: Match) -> MatchRecord:
@@ -169,7 +170,10 @@ def _check_name(name: str, field: str) -> str:
             % {"name": name[:40], "limit": limit},
             extra={"field": field, "limit": limit},
         )
-    return name
+    try:  # the check of every typed name: invisible, control and direction characters
+        return player_name_clean(name=name, max_length=limit)
+    except ValidationFailed as exc:
+        raise ValidationFailed(exc.code, str(exc.detail), extra={"field": field}) from None
 
 
 def _insert_actions(rows: Iterable[tuple[int, int, str, int | None, Any]], *, at: Any) -> None:

@@ -341,3 +341,13 @@ def test_the_command_refuses_a_name_too_long_cleanly(tmp_path):
     with pytest.raises(CommandError, match=r"^name_too_long: The name .* longer than 80"):
         call_command("import_mat", str(path), stdout=io.StringIO())
     assert _counts() == before
+
+
+@pytest.mark.parametrize("name", ["\u200b", "Anna\u202eBéla", "Bé\u0000la"])
+def test_an_invisible_or_direction_name_in_a_file_is_refused(client, anna, name):
+    # The one check of a typed name (games.players.names) applies to a file's names too.
+    before = _counts()
+    response = client.post(URL, {"text": _finished(), "player2": name})
+    assert response.status_code == 400
+    assert 'data-code="invalid_name"' in response.content.decode()
+    assert _counts() == before
