@@ -54,3 +54,21 @@ def wall(monkeypatch):
     from tests.wall import Wall
 
     return Wall(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    """The API's throttles count in the real Redis cache (settings: CACHES), which
+    outlives a test: each test starts with no request counted (only the throttles' keys
+    go, not the Celery broker's or the channel layer's in the same database)."""
+    yield
+    from django.conf import settings
+
+    if "django.core.cache.backends.redis" not in settings.CACHES["default"]["BACKEND"]:
+        return
+    from django.core.cache import cache
+
+    client = cache._cache.get_client(write=True)
+    keys = list(client.scan_iter(match="*throttle_*", count=1000))
+    if keys:
+        client.delete(*keys)
