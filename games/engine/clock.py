@@ -86,6 +86,10 @@ Decisions where docs/rules.md is silent:
 * **seed 002** states 11 s and 1 min 30 s per player, not whether per game or per match;
   the preset gives the reserve once per match.
 
+Every duration of the settings is bounded (:data:`MAX_SETTING_MS`: delay 10 min, reserve
+and money reserve 24 h, per point 1 h), so a deadline is always a date a computer can
+write; the refusal names the field (``EngineError.field``).
+
 Error codes: ``invalid_clock`` (settings, state, a stored dict, a preset name or a
 threshold that can't be used), ``invalid_player``, ``invalid_match`` (length),
 ``invalid_score``.
