@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import exceptions, status
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
@@ -22,6 +23,11 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
 from config.security import cool_off_seconds, lockout_message
+from games.api.common import ErrorOutput
+
+
+class TokenOutput(serializers.Serializer):
+    token = serializers.CharField()
 
 
 class TokenApi(ObtainAuthToken):
@@ -31,6 +37,14 @@ class TokenApi(ObtainAuthToken):
     throttle_scope = "auth_token"
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
+    @extend_schema(
+        responses={
+            200: TokenOutput,
+            400: OpenApiResponse(ErrorOutput, description="invalid, parse_error"),
+            413: OpenApiResponse(ErrorOutput, description="request_too_large"),
+            429: OpenApiResponse(ErrorOutput, description="throttled, locked_out"),
+        },
+    )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = self.get_serializer(data=request.data)
         valid = serializer.is_valid()
