@@ -1,10 +1,13 @@
-"""Brute-force protection (issue 16): who a request comes from, and the lockout answer.
+"""Brute-force protection (issue 16): who a request comes from, and the refusals.
 
 django-axes counts failed logins per username and client address (settings,
 "security"); once it refuses a pair, :func:`lockout_response` answers -- a page in the
 visitor's language, or ``{"code": "locked_out", "detail"}`` under ``/api/`` -- with 429
-and a ``Retry-After`` of the cool-off. The API's throttles and axes read the client's
-address through :func:`client_ip`, so both count the same person behind the proxy.
+and a ``Retry-After`` of the cool-off. One address trying many usernames (password
+spraying) meets the throttles instead: the token endpoint's (config.tokens) and the login
+page's (:class:`LoginView`), both per address, both before any password is hashed. All
+read the client's address through :func:`client_ip`, so they count the same person
+behind the proxy.
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from rest_framework.throttling import SimpleRateThrottle
 
 
 def client_ip(request: HttpRequest) -> str | None:
@@ -57,3 +62,37 @@ def lockout_response(
         )
     response["Retry-After"] = str(cool_off_seconds())
     return response
+
+
+class LoginThrottle(SimpleRateThrottle):
+    """Login page posts per client address (the ``login`` rate of DEFAULT_THROTTLE_RATES),
+    counted in the cache as DRF's throttles are."""
+
+    scope = "login"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, refusing with 429 an address that posts too often."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        throttle = LoginThrottle()
+        if not throttle.allow_request(request, self):
+            seconds = max(1, round(throttle.wait() or 1))
+            response = render(
+                request,
+                "registration/lockout.html",
+                {
+                    "message": _(
+                        "Too many login attempts from your address. "
+                        "Try again in %(seconds)d seconds."
+                    )
+                    % {"seconds": seconds}
+                },
+                status=429,
+            )
+            response["Retry-After"] = str(seconds)
+            return response
+        return super().post(request, *args, **kwargs)

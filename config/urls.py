@@ -7,12 +7,15 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from games import views as games_views
 
 from .health import healthz
+from .security import LoginView
 from .tokens import TokenApi
 
 urlpatterns = [
     path("", games_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # Django's login page, throttled per address (config.security); the rest as Django's.
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("ratings/club-results/", include("games.ratings.urls")),
     path("", include("games.urls")),

@@ -108,8 +108,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # and POST /api/v1/auth/token/ -- per username and IP address, and after
 # AXES_FAILURE_LIMIT of them refuses that pair for AXES_COOLOFF_MINUTES with a 429
 # (config.security.lockout_response). Its backend comes first, so a refused attempt
-# never reaches the password hash. The API's token endpoint is also throttled per IP
-# address (REST_FRAMEWORK's "auth_token" rate), before any hashing.
+# never reaches the password hash. The token endpoint and the login page are also
+# throttled per IP address (REST_FRAMEWORK's "auth_token" and "login" rates).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -294,12 +294,15 @@ REST_FRAMEWORK = {
     # ?limit= and ?offset=: at most MAX_PAGE_SIZE (200) rows a page, whatever is asked.
     "DEFAULT_PAGINATION_CLASS": "config.pagination.Pagination",
     "PAGE_SIZE": 50,
-    # Only scoped throttles (a view names its scope): the token endpoint's, per IP
-    # address, before the password is hashed; 429 {"code": "throttled"} + Retry-After.
-    "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,
+    # Only scoped throttles, per client address, before any password is hashed: the
+    # token endpoint's (429 {"code": "throttled"} + Retry-After) and the login page's
+    # (config.security.LoginView), counted in the Redis cache.
     "DEFAULT_THROTTLE_RATES": {
         "auth_token": env.str("API_TOKEN_THROTTLE_RATE", default="20/minute"),
+        "login": env.str("LOGIN_THROTTLE_RATE", default="20/minute"),
     },
+    # X-Forwarded-For entries the proxies in front add (config.security.client_ip).
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon club server API",

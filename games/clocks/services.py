@@ -87,7 +87,7 @@ def _engine_error(exc: EngineError) -> ValidationFailed:
     if exc.field is not None:  # a clock setting out of range: say which one
         return ValidationFailed(
             exc.code,
-            _("This setting is not valid: %(field)s.") % {"field": exc.field},
+            _("This clock setting is not valid: %(field)s.") % {"field": exc.field},
             extra={"reason": exc.message, "field": exc.field},
         )
     message = _ENGINE_MESSAGES.get(exc.code, gettext_lazy("These clock settings cannot be used."))

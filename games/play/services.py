@@ -60,7 +60,7 @@ def _engine_error(exc: EngineError) -> ValidationFailed:
     if exc.field is not None:  # e.g. a clock setting out of range: say which one
         return ValidationFailed(
             exc.code,
-            _("This setting is not valid: %(field)s.") % {"field": exc.field},
+            _("This clock setting is not valid: %(field)s.") % {"field": exc.field},
             extra={"reason": exc.message, "field": exc.field},
         )
     return ValidationFailed(exc.code, engine_message(exc.code), extra={"reason": exc.message})

@@ -53,6 +53,12 @@ def anna(hashes):
     return user
 
 
+def _rate(scope):
+    """Requests a minute the ``scope`` throttle allows (20 when none is set)."""
+    rates = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {})
+    return int(rates.get(scope, "20/minute").split("/")[0])
+
+
 def _login(client, password, username="anna"):
     return client.post("/accounts/login/", {"username": username, "password": password}, **EN)
 
@@ -71,7 +77,7 @@ def test_the_login_page_locks_a_username_out_after_the_failure_limit(client, ann
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) == settings.AXES_COOLOFF_TIME.total_seconds()
     html = refused.content.decode()
-    assert "Too many failed logins" in html and 'data-testid="lockout"' in html
+    assert "Too many login attempts" in html and 'data-testid="lockout"' in html
     assert hashes.computed == 0
     assert "_auth_user_id" not in client.session
     # Another username from the same address is not locked (username + address).
@@ -124,7 +130,7 @@ def test_the_token_endpoint_is_throttled_per_address_before_any_hash(hashes):
     """Many usernames from one address: axes locks none of them, the throttle stops
     the address. The throttled request never reaches the password check."""
     client = api_client()
-    rate = int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["auth_token"].split("/")[0])
+    rate = _rate("auth_token")
     for n in range(rate):
         assert _token(client, "wrong", username=f"guess{n}").status_code == 400
     assert hashes.computed == rate  # Django hashes for an unknown user too (timing)
@@ -150,3 +156,26 @@ def test_the_right_password_still_gets_a_token(anna):
 
 def test_the_throttle_counts_in_the_redis_cache():
     assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_the_login_page_is_throttled_per_address_before_any_hash(client, hashes):
+    """Password spraying: one address, a new username each time. axes locks none of
+    them; the page's throttle stops the address, without hashing."""
+    rate = _rate("login")
+    for n in range(rate):
+        assert _login(client, "wrong", username=f"guess{n}").status_code == 200
+    assert hashes.computed == rate
+    throttled = _login(client, "wrong", username="guess-last")
+    assert throttled.status_code == 429
+    assert 0 < int(throttled["Retry-After"]) <= 60
+    assert "Too many login attempts from your address" in throttled.content.decode()
+    assert hashes.computed == rate
+    # Reading the page is not counted, and another address may still log in.
+    assert client.get("/accounts/login/").status_code == 200
+    UserFactory(username="bence")
+    other = client.post(
+        "/accounts/login/",
+        {"username": "bence", "password": PASSWORD},
+        REMOTE_ADDR="10.0.0.9",
+    )
+    assert other.status_code == 302
