@@ -292,7 +292,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     # ?limit= and ?offset=: at most MAX_PAGE_SIZE (200) rows a page, whatever is asked.
-    "DEFAULT_PAGINATION_CLASS": "config.pagination.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "games.api.pagination.Pagination",
     "PAGE_SIZE": 50,
     # Only scoped throttles, per client address, before any password is hashed: the
     # token endpoint's (429 {"code": "throttled"} + Retry-After) and the login page's

@@ -72,9 +72,30 @@ def test_a_page_holds_at_most_200_rows_whatever_limit_asks():
         assert (body["count"], len(body["results"])) == (205, 200)
         assert "limit=200" in body["next"]
     assert len(client.get("/api/v1/players/").json()["results"]) == 50  # the default
-    # Offsets past the end are an empty page, negative or malformed ones the first page.
+    # An offset past the end is an empty page; what is not a whole number is refused.
     assert client.get(f"/api/v1/players/?offset={BIG}").json()["results"] == []
-    assert len(client.get("/api/v1/players/?offset=-5&limit=3").json()["results"]) == 3
+    assert len(client.get("/api/v1/players/?offset=5&limit=3").json()["results"]) == 3
+    for query, code in [
+        ("limit=0", "invalid_limit"),
+        ("limit=-1", "invalid_limit"),
+        ("limit=abc", "invalid_limit"),
+        ("limit=1e3", "invalid_limit"),
+        ("offset=-5", "invalid_offset"),
+        ("offset=٣", "invalid_offset"),  # an Arabic-Indic digit: isdigit() but not ASCII
+    ]:
+        response = client.get(f"/api/v1/players/?{query}")
+        assert (response.status_code, response.json()["code"]) == (400, code), query
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/v1/notifications/", "/api/v1/club-results/"])
+def test_the_lists_with_their_own_pagination_refuse_the_same(anna, path, settings):
+    anna.user.is_staff = True
+    anna.user.save()
+    client = api_client(anna.user)
+    assert client.get(f"{path}?limit={BIG}").status_code == 200
+    response = client.get(f"{path}?offset=-1")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_offset")
 
 
 def _api_routes() -> list[tuple[str, list[str]]]:
