@@ -179,3 +179,17 @@ def test_the_login_page_is_throttled_per_address_before_any_hash(client, hashes)
         REMOTE_ADDR="10.0.0.9",
     )
     assert other.status_code == 302
+
+
+def test_the_admin_login_shares_the_lockout(client, anna, hashes):
+    anna.is_staff = True
+    anna.save()
+    for _attempt in range(settings.AXES_FAILURE_LIMIT):
+        _login(client, "wrong")
+    hashes.reset()
+    response = client.post(
+        "/admin/login/", {"username": "anna", "password": PASSWORD, "next": "/admin/"}, **EN
+    )
+    assert response.status_code == 429
+    assert hashes.computed == 0
+    assert "_auth_user_id" not in client.session
