@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -58,3 +60,42 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         code = codes if isinstance(codes, str) else exc.default_code
         response.data = {"code": code, "detail": str(exc.detail)}
     return response
+
+
+# ---------------------------------------------------------------------------- Django's errors
+# What never reaches a DRF view -- a path no URL matches (``/api/v1/matches/abc/``), a
+# body over DATA_UPLOAD_MAX_MEMORY_SIZE, an unexpected error -- is answered by Django's
+# handler404/400/403/500 (config.urls). Under /api/ they answer in the API's shape too;
+# every other page keeps Django's HTML error pages.
+def _is_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith("/api/")
+
+
+def _error(code: str, detail: str, status_code: int) -> JsonResponse:
+    return JsonResponse({"code": code, "detail": detail}, status=status_code)
+
+
+def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return _error("not_found", str(exceptions.NotFound.default_detail), 404)
+    return defaults.page_not_found(request, exception)
+
+
+def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        if isinstance(exception, RequestDataTooBig):
+            return _error("request_too_large", _("The request body is too large."), 413)
+        return _error("bad_request", _("The request could not be understood."), 400)
+    return defaults.bad_request(request, exception)
+
+
+def handler403(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return _error("permission_denied", str(exceptions.PermissionDenied.default_detail), 403)
+    return defaults.permission_denied(request, exception)
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return _error("server_error", _("Something went wrong on the server."), 500)
+    return defaults.server_error(request)

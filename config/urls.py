@@ -1,15 +1,21 @@
+from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games import views as games_views
 
 from .health import healthz
+from .security import LoginView
+from .tokens import TokenApi
 
 urlpatterns = [
     path("", games_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # Django's login page, throttled per address (config.security); the rest as Django's.
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("ratings/club-results/", include("games.ratings.urls")),
     path("", include("games.urls")),
@@ -18,9 +24,24 @@ urlpatterns = [
     path("events/", include("tournaments.urls")),
     path("chouette/", include("chouette.urls")),
     path("admin/", admin.site.urls),
+    path("api/v1/auth/token/", TokenApi.as_view(), name="api-token"),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/", include("chouette.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves Swagger UI's set-up as a script file of its own, not inline:
+    # the Content-Security-Policy (settings) allows no inline script.
+    path(
+        "api/docs/",
+        csp_update({"style-src": [UNSAFE_INLINE]})(
+            SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+        ),
+        name="api-docs",
+    ),
 ]
+
+# Under /api/ these answer {"code", "detail"} like the API; elsewhere Django's pages.
+handler400 = "config.api.handler400"
+handler403 = "config.api.handler403"
+handler404 = "config.api.handler404"
+handler500 = "config.api.handler500"

@@ -1,7 +1,7 @@
-"""The API's URLs (``/api/v1/``, namespace ``games-api``): each feature's views."""
+"""The API's URLs (``/api/v1/``, namespace ``games-api``): each feature's views.
+(``auth/token/``, which issues tokens, is config's: config.urls, config.authentication.)"""
 
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from games.clocks import api as clocks
 from games.notifications import api as notifications
@@ -13,7 +13,6 @@ from games.ratings import club_api
 app_name = "games-api"
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="token"),
     path("me/", players.MeApi.as_view(), name="me"),
     path("players/", players.PlayerListApi.as_view(), name="player-list"),
     path("players/<int:player_id>/", players.PlayerDetailApi.as_view(), name="player-detail"),

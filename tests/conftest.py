@@ -54,3 +54,27 @@ def wall(monkeypatch):
     from tests.wall import Wall
 
     return Wall(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles(request):
+    """The API's throttles count in the real Redis cache (settings: CACHES), which
+    outlives a test: after each test that could have made a request, the throttles'
+    keys go (not the Celery broker's or the channel layer's in the same database).
+    Pure tests (tests/engine, no database) leave Redis alone."""
+    yield
+    uses_server = request.node.get_closest_marker("django_db") is not None or bool(
+        {"db", "transactional_db", "client", "live_server"} & set(request.fixturenames)
+    )
+    if not uses_server:
+        return
+    from django.conf import settings
+
+    if "django.core.cache.backends.redis" not in settings.CACHES["default"]["BACKEND"]:
+        return
+    from django.core.cache import cache
+
+    client = cache._cache.get_client(write=True)
+    keys = list(client.scan_iter(match="*throttle_*", count=1000))
+    if keys:
+        client.delete(*keys)

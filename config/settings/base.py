@@ -6,9 +6,11 @@ the environment to guess where it runs. Values that differ between installations
 from environment variables, read with django-environ.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.utils.translation import gettext_lazy as _
 from kombu import Exchange, Queue
 
@@ -35,6 +37,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files
     "channels",
+    "axes",  # brute-force protection of the login (README, "Production")
     "games",
     "tournaments",
     "chouette",
@@ -42,6 +45,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions (it reads the chosen language from the session/cookie), before
@@ -52,6 +57,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a login that axes refused into the lockout page (config.security).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -95,6 +102,53 @@ def database_from_env(default: str) -> dict[str, object]:
 
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# ---------------------------------------------------------------------------- security
+# Brute force (issue 16): django-axes counts failed logins -- the login page, the admin
+# and POST /api/v1/auth/token/ -- per username and IP address, and after
+# AXES_FAILURE_LIMIT of them refuses that pair for AXES_COOLOFF_MINUTES with a 429
+# (config.security.lockout_response). Its backend comes first, so a refused attempt
+# never reaches the password hash. The token endpoint and the login page are also
+# throttled per IP address (REST_FRAMEWORK's "auth_token" and "login" rates).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# An attempt during a lockout does not lengthen it: the Retry-After we send stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
+# The client's address, for axes and the throttles alike (config.security.client_ip):
+# REMOTE_ADDR, or, behind TRUSTED_PROXY_COUNT proxies that each append to
+# X-Forwarded-For, the address the outermost of them saw (production: 1, README).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+
+# Content-Security-Policy (django-csp) for every page, the API docs and the admin: only
+# our own scripts, styles, images and fonts, no inline <script> or event handler, no
+# <style> element; the live WebSocket (/ws/live/) and fetches go to our own origin
+# ('self' covers ws:/wss: of the same host). style= attributes stay allowed
+# (style-src-attr): the bracket and a few SVGs size themselves with them, and an
+# attribute cannot run code. The browser tests (tests/browser) run under this policy.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -231,8 +285,24 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # JSON nested too deep for the parser is a 400 parse_error, not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # ?limit= and ?offset=: at most MAX_PAGE_SIZE (200) rows a page, whatever is asked.
+    "DEFAULT_PAGINATION_CLASS": "games.api.pagination.Pagination",
     "PAGE_SIZE": 50,
+    # Only scoped throttles, per client address, before any password is hashed: the
+    # token endpoint's (429 {"code": "throttled"} + Retry-After) and the login page's
+    # (config.security.LoginView), counted in the Redis cache.
+    "DEFAULT_THROTTLE_RATES": {
+        "auth_token": env.str("API_TOKEN_THROTTLE_RATE", default="20/minute"),
+        "login": env.str("LOGIN_THROTTLE_RATE", default="20/minute"),
+    },
+    # X-Forwarded-For entries the proxies in front add (config.security.client_ip).
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon club server API",

@@ -85,6 +85,12 @@ _ENGINE_MESSAGES: dict[str, Promise] = {
 
 
 def _engine_error(exc: EngineError) -> ValidationFailed:
+    if exc.field is not None:  # a clock setting out of range: say which one
+        return ValidationFailed(
+            exc.code,
+            _("This clock setting is not valid: %(field)s.") % {"field": exc.field},
+            extra={"reason": exc.message, "field": exc.field},
+        )
     message = _ENGINE_MESSAGES.get(exc.code, gettext_lazy("These clock settings cannot be used."))
     return ValidationFailed(exc.code, str(message), extra={"reason": exc.message})
 

@@ -86,6 +86,10 @@ Decisions where docs/rules.md is silent:
 * **seed 002** states 11 s and 1 min 30 s per player, not whether per game or per match;
   the preset gives the reserve once per match.
 
+Every duration of the settings is bounded (:data:`MAX_SETTING_MS`: delay 10 min, reserve
+and money reserve 24 h, per point 1 h), so a deadline is always a date a computer can
+write; the refusal names the field (``EngineError.field``).
+
 Error codes: ``invalid_clock`` (settings, state, a stored dict, a preset name or a
 threshold that can't be used), ``invalid_player``, ``invalid_match`` (length),
 ``invalid_score``.
@@ -108,8 +112,24 @@ SECOND_MS = 1_000
 MINUTE_MS = 60 * SECOND_MS
 
 
-def _invalid(message: str) -> EngineError:
-    return EngineError("invalid_clock", message)
+HOUR_MS = 60 * MINUTE_MS
+
+#: The largest value of each duration in :class:`ClockSettings` (ms). A clock is for a
+#: sitting at a board, not a correspondence game: beyond these nothing is sensible, and
+#: an unbounded reserve overflowed the date of its deadline (issue 16).
+MAX_SETTING_MS: Mapping[str, int] = MappingProxyType(
+    {
+        "delay_ms": 10 * MINUTE_MS,
+        "reserve_ms": 24 * HOUR_MS,
+        "reserve_per_point_ms": HOUR_MS,
+        "deduct_per_point_scored_ms": HOUR_MS // 2,
+        "money_reserve_ms": 24 * HOUR_MS,
+    }
+)
+
+
+def _invalid(message: str, field: str | None = None) -> EngineError:
+    return EngineError("invalid_clock", message, field=field)
 
 
 def _is_int(value: object) -> bool:
@@ -166,25 +186,24 @@ class ClockSettings:
     runs_between_games: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("delay_ms", "reserve_ms", "reserve_per_point_ms"):
+        for name, most in MAX_SETTING_MS.items():
             value = getattr(self, name)
-            if not _is_int(value) or value < 0:
-                raise _invalid(f"{name} must be a non-negative integer (ms), not {value!r}")
-        deduct = self.deduct_per_point_scored_ms
-        if not _is_int(deduct) or deduct < 0:
-            raise _invalid("deduct_per_point_scored_ms must be a non-negative integer (ms)")
-        if 2 * deduct > self.reserve_per_point_ms:
+            if value is None and name == "money_reserve_ms":
+                continue
+            if not _is_int(value) or not 0 <= value <= most:
+                raise _invalid(
+                    f"{name} must be an integer from 0 to {most} (ms), not {value!r}", name
+                )
+        if 2 * self.deduct_per_point_scored_ms > self.reserve_per_point_ms:
             raise _invalid(
                 "deduct_per_point_scored_ms may be at most half of reserve_per_point_ms, "
-                "or a reserve could run out before the match does"
+                "or a reserve could run out before the match does",
+                "deduct_per_point_scored_ms",
             )
-        money = self.money_reserve_ms
-        if money is not None and (not _is_int(money) or money < 0):
-            raise _invalid("money_reserve_ms must be None or a non-negative integer (ms)")
         if self.mode not in RESERVE_MODES:
-            raise _invalid(f"mode must be one of {RESERVE_MODES}, not {self.mode!r}")
+            raise _invalid(f"mode must be one of {RESERVE_MODES}, not {self.mode!r}", "mode")
         if not isinstance(self.runs_between_games, bool):
-            raise _invalid("runs_between_games must be a bool")
+            raise _invalid("runs_between_games must be a bool", "runs_between_games")
         if self.delay_ms + self.reserve_ms + self.reserve_per_point_ms == 0:
             raise _invalid("a clock must give some time: a delay or a reserve")
         if self.delay_ms + self.money_reserve() == 0:
@@ -246,11 +265,11 @@ def settings_from_dict(data: Mapping[str, Any]) -> ClockSettings:
     defaults (``delay_ms`` has none); unknown keys raise ``invalid_clock``."""
     if not isinstance(data, Mapping):
         raise _invalid("clock settings must be a mapping")
-    unknown = sorted(set(data) - set(_SETTINGS_FIELDS))
+    unknown = sorted(set(data) - set(_SETTINGS_FIELDS), key=str)
     if unknown:
-        raise _invalid(f"unknown clock settings {unknown}")
+        raise _invalid(f"unknown clock settings {unknown}", str(unknown[0]))
     if "delay_ms" not in data:
-        raise _invalid("clock settings need delay_ms")
+        raise _invalid("clock settings need delay_ms", "delay_ms")
     return ClockSettings(**data)
 
 

@@ -13,10 +13,12 @@ class EngineError(Exception):
     """A rule was broken or an input could not be understood.
 
     ``code`` is stable and part of the public contract (the API returns it); ``message``
-    is a developer-facing explanation in English.
+    is a developer-facing explanation in English; ``field``, when given, names the input
+    that was refused (e.g. ``reserve_ms`` of clock settings).
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.field = field

@@ -81,7 +81,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
         try:
             return json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # a bad message is refused, never a crash
             return None
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

@@ -8,12 +8,12 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import ErrorOutput, error_responses, request_player
+from games.api.pagination import Pagination
 from games.models import Notification
 from games.notifications import services as notifications
 
@@ -103,7 +103,7 @@ ERRORS = error_responses({401: "Not logged in.", 403: "`no_player`: the account 
 
 
 # ====================================================================== views
-class NotificationPagination(LimitOffsetPagination):
+class NotificationPagination(Pagination):
     default_limit = 50
     max_limit = 200
 

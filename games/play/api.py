@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -50,17 +51,19 @@ class MatchListApi(APIView):
         me = request_player(request)
         if not request.user.is_staff and me.pk not in (values["player1"].pk, values["player2"].pk):
             raise PermissionDenied("not_a_player", _("You may only create matches you play in."))
-        match = services.match_create(
-            player1=values["player1"],
-            player2=values["player2"],
-            length=values["length"],
-            rules=values["rules"],
-            clock=values["clock"],
-            timeout_claim=values["timeout_claim"],
-            created_by=request.user,
-        )
-        if values["start"]:
-            services.match_start(match_id=match.pk)
+        # Created and started in one transaction: a start that is refused leaves no match.
+        with transaction.atomic():
+            match = services.match_create(
+                player1=values["player1"],
+                player2=values["player2"],
+                length=values["length"],
+                rules=values["rules"],
+                clock=values["clock"],
+                timeout_claim=values["timeout_claim"],
+                created_by=request.user,
+            )
+            if values["start"]:
+                services.match_start(match_id=match.pk)
         match = selectors.match_get(match_id=match.pk)
         return Response(MatchDetailOutput(match).data, status=status.HTTP_201_CREATED)
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import (
     Http404,
     HttpRequest,
@@ -293,16 +294,18 @@ def match_create_page(request: HttpRequest) -> HttpResponseRedirect:
             for option in ("jacoby", "beavers"):
                 if request.POST.get(option):
                     rules[option] = True
-        match = services.match_create(
-            player1=me,
-            player2=opponent,
-            length=length,
-            rules=rules,
-            clock=clock,
-            timeout_claim=request.POST.get("timeout_claim", "claim") == "claim",
-            created_by=request.user,
-        )
-        services.match_start(match_id=match.pk, by=me)
+        # One transaction: a start that is refused leaves no match behind.
+        with transaction.atomic():
+            match = services.match_create(
+                player1=me,
+                player2=opponent,
+                length=length,
+                rules=rules,
+                clock=clock,
+                timeout_claim=request.POST.get("timeout_claim", "claim") == "claim",
+                created_by=request.user,
+            )
+            services.match_start(match_id=match.pk, by=me)
     except ValueError:
         messages.error(request, _("The match length must be a number."))
         return redirect("games:lobby")

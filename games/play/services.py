@@ -57,6 +57,12 @@ MAX_MATCH_LENGTH = 25
 
 
 def _engine_error(exc: EngineError) -> ValidationFailed:
+    if exc.field is not None:  # e.g. a clock setting out of range: say which one
+        return ValidationFailed(
+            exc.code,
+            _("This clock setting is not valid: %(field)s.") % {"field": exc.field},
+            extra={"reason": exc.message, "field": exc.field},
+        )
     return ValidationFailed(exc.code, engine_message(exc.code), extra={"reason": exc.message})
 
 

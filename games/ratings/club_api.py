@@ -12,12 +12,12 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import ErrorOutput, PlayerRef, error_responses
+from games.api.pagination import Pagination
 from games.models import ClubResult, Player, RatedResult
 from games.ratings import club_results
 
@@ -140,7 +140,7 @@ MISSING = {
 }
 
 
-class ClubResultPagination(LimitOffsetPagination):
+class ClubResultPagination(Pagination):
     default_limit = 50
     max_limit = 200
 

@@ -61,9 +61,40 @@ def new_chromium() -> Any:
     return webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
 
 
+# Every page the browser tests open runs under the site's Content-Security-Policy
+# (settings: CONTENT_SECURITY_POLICY). This script, injected before any page's own, notes
+# each violation in the tab's sessionStorage, which lasts across the pages of one origin;
+# the ``browser`` fixture fails the test that caused any.
+CSP_WATCH = """
+document.addEventListener('securitypolicyviolation', function (event) {
+  try {
+    var seen = JSON.parse(sessionStorage.getItem('csp-violations') || '[]');
+    seen.push(event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline')
+              + ' on ' + location.pathname);
+    sessionStorage.setItem('csp-violations', JSON.stringify(seen));
+  } catch (error) {}
+});
+"""
+
+
+def csp_violations(driver: Any) -> list[str]:
+    """The policy violations noted on the current page's origin (and forget them)."""
+    try:
+        seen = driver.execute_script(
+            "var v = sessionStorage.getItem('csp-violations');"
+            "sessionStorage.removeItem('csp-violations'); return v;"
+        )
+    except Exception:  # about:blank, a closed window: no origin, nothing noted
+        return []
+    import json
+
+    return json.loads(seen) if seen else []
+
+
 @pytest.fixture(scope="session")
 def _chromium() -> Iterator[Any]:
     driver = new_chromium()
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_WATCH})
     try:
         yield driver
     finally:
@@ -85,10 +116,13 @@ def browser(_chromium: Any) -> Iterator[Any]:
     """The session's Chromium (a Selenium WebDriver), with no cookies from earlier tests."""
     _chromium.delete_all_cookies()
     yield _chromium
+    violations = csp_violations(_chromium)
     # Leave no page running: a live page left open would go on reconnecting and
     # fetching itself from whatever server answers on its port next.
     _chromium.get("about:blank")
     _chromium.delete_all_cookies()
+    if violations:
+        pytest.fail(f"Content-Security-Policy violations: {violations}", pytrace=False)
 
 
 @pytest.fixture

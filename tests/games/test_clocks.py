@@ -272,7 +272,7 @@ def test_the_api_shows_the_clock_at_the_servers_time_and_records_a_due_flag(wall
 
 # ====================================================================== pages
 def _logged_in(client, player):
-    assert client.login(username=player.user.username, password="jelszo-123")
+    client.force_login(player.user)
     return client
 
 

@@ -1,0 +1,98 @@
+"""Brute-force protection (issue 16): who a request comes from, and the refusals.
+
+django-axes counts failed logins per username and client address (settings,
+"security"); once it refuses a pair, :func:`lockout_response` answers -- a page in the
+visitor's language, or ``{"code": "locked_out", "detail"}`` under ``/api/`` -- with 429
+and a ``Retry-After`` of the cool-off. One address trying many usernames (password
+spraying) meets the throttles instead: the token endpoint's (config.tokens) and the login
+page's (:class:`LoginView`), both per address, both before any password is hashed. All
+read the client's address through :func:`client_ip`, so they count the same person
+behind the proxy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from rest_framework.throttling import SimpleRateThrottle
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """REMOTE_ADDR, or behind ``TRUSTED_PROXY_COUNT`` proxies the address in
+    X-Forwarded-For that the outermost one added (as DRF's throttles read it)."""
+    count = settings.TRUSTED_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if count and forwarded:
+        addresses = [a.strip() for a in forwarded.split(",")]
+        return addresses[-min(count, len(addresses))] or None
+    return request.META.get("REMOTE_ADDR")
+
+
+def cool_off_seconds() -> int:
+    return int(settings.AXES_COOLOFF_TIME.total_seconds())
+
+
+def lockout_message() -> str:
+    minutes = max(1, cool_off_seconds() // 60)
+    return _(
+        "Too many failed logins with this username from your address. "
+        "Try again in %(minutes)d minutes."
+    ) % {"minutes": minutes}
+
+
+def lockout_response(
+    request: HttpRequest, original_response: Any = None, credentials: Any = None
+) -> HttpResponse:
+    """axes' AXES_LOCKOUT_CALLABLE: the refusal of a locked-out login (429)."""
+    status = settings.AXES_HTTP_RESPONSE_CODE
+    response: HttpResponse
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"code": "locked_out", "detail": lockout_message()}, status=status)
+    else:
+        response = render(
+            request,
+            "registration/lockout.html",
+            {"message": lockout_message()},
+            status=status,
+        )
+    response["Retry-After"] = str(cool_off_seconds())
+    return response
+
+
+class LoginThrottle(SimpleRateThrottle):
+    """Login page posts per client address (the ``login`` rate of DEFAULT_THROTTLE_RATES),
+    counted in the cache as DRF's throttles are."""
+
+    scope = "login"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, refusing with 429 an address that posts too often."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        throttle = LoginThrottle()
+        if not throttle.allow_request(request, self):
+            seconds = max(1, round(throttle.wait() or 1))
+            response = render(
+                request,
+                "registration/lockout.html",
+                {
+                    "message": _(
+                        "Too many login attempts from your address. "
+                        "Try again in %(seconds)d seconds."
+                    )
+                    % {"seconds": seconds}
+                },
+                status=429,
+            )
+            response["Retry-After"] = str(seconds)
+            return response
+        return super().post(request, *args, **kwargs)
