@@ -239,8 +239,8 @@ def test_as_player(case, club, db):
 
 # ================================================================ the probe's own requests
 # What the fuzzer does not make of itself, sent to every operation it fits, with the same
-# checks: JSON nested deeper than any parser's stack, a page size past a 64-bit integer,
-# clock reserves past what a duration can hold.
+# checks: JSON nested deeper than any parser's stack, a page size and a page start past a
+# 64-bit integer, clock reserves past what a duration can hold.
 DEEP_JSON = "[" * 1_000 + "]" * 1_000
 HUGE = 2**63
 
@@ -283,6 +283,11 @@ def test_deep_json_body(op, club, db):
 @pytest.mark.parametrize("op", PAGINATED, ids=lambda op: op.label)
 def test_page_size_past_64_bits(op, club, db):
     _send(op, club, query={"limit": str(HUGE)})
+
+
+@pytest.mark.parametrize("op", PAGINATED, ids=lambda op: op.label)
+def test_page_offset_past_64_bits(op, club, db):
+    _send(op, club, query={"offset": str(HUGE)})
 
 
 HUGE_CLOCK = {"delay_ms": 1_000, "reserve_ms": 10**15}
