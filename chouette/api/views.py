@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from chouette import rules, selectors, services
 from chouette.models import ChouetteEvent, ChouetteSession
 from chouette.stored import profile_of
-from games.api.common import ErrorOutput, error_responses
+from games.api.common import ErrorOutput, error_responses, query_choice
 
 from .serializers import (
     GameInput,
@@ -123,12 +123,15 @@ class SessionListApi(APIView):
 
     @extend_schema(
         responses={200: SessionOutput(many=True)},
-        parameters=[OpenApiParameter("status", str, enum=["open", "ended"], required=False)],
+        parameters=[
+            OpenApiParameter("status", str, enum=ChouetteSession.Status.values, required=False)
+        ],
     )
     def get(self, request: Request) -> Response:
         rows = ChouetteSession.objects.all()
-        if request.query_params.get("status") in ChouetteSession.Status.values:
-            rows = rows.filter(status=request.query_params["status"])
+        wanted = query_choice(request, "status", ChouetteSession.Status.values)
+        if wanted is not None:
+            rows = rows.filter(status=wanted)
         return Response(SessionOutput(rows[:LIST_LIMIT], many=True).data)
 
     @extend_schema(request=SessionCreateInput, responses={201: SessionDetailOutput, **ERRORS})

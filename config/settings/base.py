@@ -276,7 +276,8 @@ NOTIFICATION_TIME_LOW_MS = env.int("NOTIFICATION_TIME_LOW_MS", default=30_000)
 
 # ---------------------------------------------------------------------------- API
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, with the refusals each view implies (games/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "games.api.schema.ClubAutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     # Tokens for API clients, sessions for the pages (and the docs page). Token first:
     # an anonymous request then gets 401 with `WWW-Authenticate: Token`, not a bare 403.

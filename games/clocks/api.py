@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import wallclock
-from games.api.common import ErrorOutput, error_responses
+from games.api.common import ErrorOutput, error_responses, query_choice
 from games.clocks import selectors as clock_selectors
 from games.clocks import services as tableclocks
 from games.engine.clock import PRESETS
@@ -193,9 +193,12 @@ class TableClockListApi(APIView):
         responses=TableClockOutput(many=True),
     )
     def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status", clock_selectors.LIVE)
-        if wanted not in (clock_selectors.LIVE, "all", *TableClock.Status.values):
-            wanted = clock_selectors.LIVE
+        wanted = query_choice(
+            request,
+            "status",
+            (clock_selectors.LIVE, "all", *TableClock.Status.values),
+            default=clock_selectors.LIVE,
+        )
         found = clock_selectors.table_clock_list(status=None if wanted == "all" else wanted)
         if tableclocks.table_clocks_flag_due(table_clocks=found):
             found = clock_selectors.table_clock_list(status=None if wanted == "all" else wanted)

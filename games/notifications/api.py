@@ -12,7 +12,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import ErrorOutput, error_responses, request_player
+from games.api.common import (
+    PAGE_PARAMETERS,
+    ErrorOutput,
+    error_responses,
+    json_parsers,
+    query_flag,
+    request_player,
+)
 from games.api.pagination import Pagination
 from games.models import Notification
 from games.notifications import services as notifications
@@ -114,12 +121,15 @@ class NotificationListApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        parameters=[OpenApiParameter("unread", bool, description="Only the unread ones.")],
+        parameters=[
+            OpenApiParameter("unread", bool, description="Only the unread ones."),
+            *PAGE_PARAMETERS,
+        ],
         responses={200: NotificationPageOutput, **ERRORS},
     )
     def get(self, request: Request) -> Response:
         me = request_player(request)
-        unread_only = request.query_params.get("unread") in ("1", "true", "True")
+        unread_only = query_flag(request, "unread")
         paginator = NotificationPagination()
         page = paginator.paginate_queryset(
             notifications.notification_list(player=me, unread_only=unread_only), request, self
@@ -173,6 +183,7 @@ class NotificationChannelsApi(APIView):
     requester on; PUT replaces the choice."""
 
     permission_classes = [permissions.IsAuthenticated]
+    parser_classes = json_parsers()
 
     def _body(self, channels: dict[str, list[str]]) -> dict[str, Any]:
         return {

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import request_player
+from games.api.common import error_responses, query_choice, request_player
 from games.errors import PermissionDenied
 from games.models import Game, Match, Player
 from games.play import alarms, selectors, services
@@ -24,6 +24,38 @@ from games.play.serializers import (
     MatchCreateInput,
     MatchDetailOutput,
     MatchOutput,
+)
+
+#: What the writes answer besides the refusals every write has (games.api.schema).
+CREATE_ERRORS = error_responses(
+    {
+        400: "`invalid`, `invalid_clock`, `same_player`, `inactive_player`, `invalid_length`.",
+        403: "`no_player`, `not_a_player`: only a match you play in (or staff).",
+    }
+)
+START_ERRORS = error_responses(
+    {
+        403: "`no_player`, `not_a_player`.",
+        404: "`match_not_found`.",
+        409: "`match_already_started`.",
+    }
+)
+END_ERRORS = error_responses(
+    {
+        400: "`not_money_session`: a match is played out.",
+        403: "`no_player`, `not_a_player`.",
+        404: "`match_not_found`.",
+        409: "`match_not_playing`, `game_in_progress`.",
+    }
+)
+ACTION_ERRORS = error_responses(
+    {
+        400: "`invalid`, or the rules' code (e.g. `must_use_larger_die`).",
+        403: "`no_player`, `not_a_player`.",
+        404: "`game_not_found`.",
+        409: "`stale_version` (with the game's `version`), `session_ended`, `out_of_time`, "
+        "or an action that no longer fits the game.",
+    }
 )
 
 
@@ -40,10 +72,11 @@ class MatchListApi(APIView):
         responses=MatchOutput(many=True),
     )
     def get(self, request: Request) -> Response:
-        matches = selectors.match_list(status=request.query_params.get("status"))
+        wanted = query_choice(request, "status", Match.Status.values)
+        matches = selectors.match_list(status=wanted)
         return Response(MatchOutput(matches, many=True).data)
 
-    @extend_schema(request=MatchCreateInput, responses={201: MatchDetailOutput})
+    @extend_schema(request=MatchCreateInput, responses={201: MatchDetailOutput, **CREATE_ERRORS})
     def post(self, request: Request) -> Response:
         data = MatchCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -80,7 +113,7 @@ class MatchDetailApi(APIView):
 class MatchStartApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: GameStateOutput})
+    @extend_schema(request=None, responses={201: GameStateOutput, **START_ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
         me = request_player(request)
         game = services.match_start(match_id=match_id, by=me)
@@ -95,7 +128,7 @@ class MatchEndSessionApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses=MatchDetailOutput)
+    @extend_schema(request=None, responses={200: MatchDetailOutput, **END_ERRORS})
     def post(self, request: Request, match_id: int) -> Response:
         services.match_end_session(match_id=match_id, by=request_player(request))
         return Response(MatchDetailOutput(selectors.match_get(match_id=match_id)).data)
@@ -168,7 +201,7 @@ class GameActionsApi(APIView):
         game = selectors.game_get(game_id=game_id)
         return Response(GameActionOutput(game.actions.order_by("seq"), many=True).data)
 
-    @extend_schema(request=ActionInput, responses=GameStateOutput)
+    @extend_schema(request=ActionInput, responses={200: GameStateOutput, **ACTION_ERRORS})
     def post(self, request: Request, game_id: int) -> Response:
         values = _plain_action_input(request.data)
         if values is None:  # anything unusual: DRF checks it and names what is wrong

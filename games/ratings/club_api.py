@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import ErrorOutput, PlayerRef, error_responses
+from games.api.common import PAGE_PARAMETERS, ErrorOutput, PlayerRef, error_responses
 from games.api.pagination import Pagination
 from games.models import ClubResult, Player, RatedResult
 from games.ratings import club_results
@@ -152,7 +152,9 @@ class ClubResultListApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        operation_id="v1_club_results_list", responses={200: ClubResultPageOutput, **ERRORS}
+        operation_id="v1_club_results_list",
+        parameters=PAGE_PARAMETERS,
+        responses={200: ClubResultPageOutput, **ERRORS},
     )
     def get(self, request: Request) -> Response:
         _require(request)

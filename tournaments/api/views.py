@@ -24,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import ErrorOutput, error_responses
+from games.api.common import ErrorOutput, error_responses, query_choice
 from games.errors import NotFound
 from tournaments import selectors
 from tournaments.models import Entry, Event, Flight, TournamentMatch
@@ -299,7 +299,7 @@ class FlightFinishingOrderApi(APIView):
     )
     def get(self, request: Request, flight_id: int) -> Response | HttpResponse:
         flight = get_object_or_404(Flight, pk=flight_id)
-        if request.query_params.get("as") == "csv":
+        if query_choice(request, "as", ["csv"]) == "csv":
             response = HttpResponse(
                 selectors.flight_finishing_order_csv(flight=flight),
                 content_type="text/csv; charset=utf-8",
