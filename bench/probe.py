@@ -214,13 +214,13 @@ def unchanged(before: dict[str, int]) -> bool:
 
 def probe_import(base: str, users: dict[str, Any]) -> None:
     sys.path.insert(0, str(ROOT))
+    import random
+
     from mat_import import session_text  # bench/mat_import.py: the limits' worst files
 
     from games.engine.matfile import build_record, export_mat
     from games.engine.rules import RuleOptions
     from games.engine.selfplay import random_game
-
-    import random
 
     rng = random.Random(16)
     logs = [random_game(RuleOptions(), rng)[1] for _ in range(1150)]
@@ -277,11 +277,14 @@ def probe_json(base: str, users: dict[str, Any]) -> None:
         status, _, data = Client(base, token).request("POST", path, body=deep)
         report(f"2. JSON nested 1,000 deep to {path}", status == 400, f"{status} {data[:60]!r}")
     statuses: Counter[int] = Counter()
-    for path in ("/api/v1/players/", "/api/v1/ratings/", "/api/v1/events/", "/api/v1/notifications/"):
+    for path in (
+        "/api/v1/players/",
+        "/api/v1/ratings/",
+        "/api/v1/events/",
+        "/api/v1/notifications/",
+    ):
         for limit in ("9223372036854775808", "100000", "-1"):
-            status, body = Client(base, users["anna"]["token"]).json(
-                "GET", f"{path}?limit={limit}"
-            )
+            status, body = Client(base, users["anna"]["token"]).json("GET", f"{path}?limit={limit}")
             statuses[status] += 1
             if status == 200 and len(body.get("results", [])) > 200:
                 statuses[-1] += 1  # a page over the cap
@@ -306,7 +309,9 @@ def probe_bruteforce(base: str, users: dict[str, Any]) -> None:
         ),
     ):
         client = Client(base)
-        statuses, seconds = timed(lambda send=send, client=client: Counter(send(client) for _ in range(120)))
+        statuses, seconds = timed(
+            lambda send=send, client=client: Counter(send(client) for _ in range(120))
+        )
         report(
             f"3. 120 wrong passwords at the {name}",
             statuses.get(429, 0) >= 100,
@@ -335,9 +340,7 @@ def probe_clock(base: str, users: dict[str, Any]) -> None:
         status == 400 and unchanged(before),
         f"{status} {body.get('code') if isinstance(body, dict) else body}, nothing written",
     )
-    status, body = anna.json(
-        "POST", "/api/v1/table-clocks/", {"label": "Table 1", "clock": huge}
-    )
+    status, body = anna.json("POST", "/api/v1/table-clocks/", {"label": "Table 1", "clock": huge})
     report(
         "4. a table clock with a reserve of 10**15 ms",
         status == 400 and unchanged(before),
@@ -374,7 +377,9 @@ def probe_chouette(base: str, users: dict[str, Any]) -> None:
 def probe_headers(base: str, users: dict[str, Any]) -> None:
     status, head, _ = Client(base).request("GET", "/")
     hsts, csp = head.get("Strict-Transport-Security", ""), head.get("Content-Security-Policy", "")
-    report("11. HSTS and CSP on the home page", bool(hsts and csp), f"{status}; {hsts}; {csp[:60]}…")
+    report(
+        "11. HSTS and CSP on the home page", bool(hsts and csp), f"{status}; {hsts}; {csp[:60]}…"
+    )
     status, head, data = Client(base).request("GET", "/api/v1/matches/abc/")
     report(
         "11. /api/v1/matches/abc/ answers JSON",
@@ -418,7 +423,7 @@ def probe_concurrency(base: str, users: dict[str, Any]) -> None:
         {"player1": users["anna"]["player"], "player2": users["bela"]["player"], "length": 1},
     )
     assert status == 201, (status, match)
-    game_id = match["current_game"] if "current_game" in match else None
+    game_id = match.get("current_game", None)
     if game_id is None:
         _, detail = anna.json("GET", f"/api/v1/matches/{match['id']}/")
         game_id = detail["current_game"]
@@ -466,8 +471,12 @@ def main() -> None:
     _host.database_recreate(PG_ADMIN_DSN, DB_NAME)
     subprocess.run(["redis-cli", "-n", "9", "FLUSHDB"], check=True, capture_output=True)  # noqa: S607
     manage = [sys.executable, "manage.py"]
-    for step in (["migrate", "--noinput", "-v", "0"], ["collectstatic", "--noinput", "-v", "0"],
-                 ["load_demo_club"], ["load_demo_tournament"]):
+    for step in (
+        ["migrate", "--noinput", "-v", "0"],
+        ["collectstatic", "--noinput", "-v", "0"],
+        ["load_demo_club"],
+        ["load_demo_tournament"],
+    ):
         subprocess.run([*manage, *step], env=ENV, check=True, capture_output=True)  # noqa: S603
     seeded = subprocess.run(  # noqa: S603
         [sys.executable, __file__, "--seed"], env=ENV, check=True, capture_output=True
@@ -477,9 +486,19 @@ def main() -> None:
     gunicorn = Path(sys.executable).parent / "gunicorn"
     with log.open("wb") as out:
         server = subprocess.Popen(  # noqa: S603
-            [str(gunicorn), "config.wsgi", "--workers", "5", "--timeout", "30",
-             "--bind", f"{HOST}:{port}"],
-            env=ENV, stdout=out, stderr=subprocess.STDOUT,
+            [
+                str(gunicorn),
+                "config.wsgi",
+                "--workers",
+                "5",
+                "--timeout",
+                "30",
+                "--bind",
+                f"{HOST}:{port}",
+            ],
+            env=ENV,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     base = f"http://{HOST}:{port}"
     try:
@@ -489,8 +508,16 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.2)
-        for probe in (probe_import, probe_json, probe_bruteforce, probe_clock, probe_chouette,
-                      probe_headers, probe_names, probe_concurrency):
+        for probe in (
+            probe_import,
+            probe_json,
+            probe_bruteforce,
+            probe_clock,
+            probe_chouette,
+            probe_headers,
+            probe_names,
+            probe_concurrency,
+        ):
             probe(base, users)
     finally:
         server.terminate()

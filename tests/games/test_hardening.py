@@ -5,7 +5,9 @@ characters accepted wherever a name is typed (defect 13)."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from games.errors import ValidationFailed
 from games.models import NotificationDelivery, Player, TableClock, Webhook
@@ -78,7 +80,7 @@ def test_a_name_with_chat_markup_reaches_the_webhook_escaped(settings) -> None:
     ],
 )
 def test_player_name_clean_refuses(name, says) -> None:
-    with pytest.raises(ValidationFailed) as refused:
+    with translation.override("en"), pytest.raises(ValidationFailed) as refused:
         player_name_clean(name=name)
     assert refused.value.code == "invalid_name"
     assert says in str(refused.value.detail)
@@ -102,6 +104,7 @@ def test_player_name_clean_keeps_real_names(typed, stored) -> None:
 
 def test_the_admin_refuses_an_invisible_name_and_saves_a_clean_one(client) -> None:
     client.force_login(get_user_model().objects.create_superuser("root", "r@example.org", "pw"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the sentence checked is English
     form = {
         "rating": "1500",
         "experience": "0",
