@@ -18,6 +18,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.request import Request
@@ -293,8 +294,10 @@ class FlightFinishingOrderApi(APIView):
             OpenApiParameter("as", str, enum=["csv"], required=False, description="csv: a file")
         ],
         responses={
-            200: OpenApiResponse(PlaceOutput(many=True), description="JSON, or CSV"),
-            404: ErrorOutput,
+            (200, "application/json"): OpenApiResponse(PlaceOutput(many=True)),
+            # ?as=csv: the same rows as a CSV file (place, name, ranking).
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="?as=csv"),
+            (404, "application/json"): ErrorOutput,
         },
     )
     def get(self, request: Request, flight_id: int) -> Response | HttpResponse:
