@@ -111,6 +111,17 @@ def machine_busy(seconds: float = 1.0) -> float:
     return (os.cpu_count() or 1) * (busy1 - busy0) / max(1, total1 - total0)
 
 
+def warn_if_busy() -> None:
+    """Say so when other load on this machine would slow a benchmark's figures."""
+    busy = machine_busy()
+    if busy > 0.25:
+        print(
+            f"warning: {busy:.2f} of {os.cpu_count()} cores were busy before the run started:"
+            " other load on this machine slows the figures down",
+            flush=True,
+        )
+
+
 def database_backends(table: list[ProcRow], name: str) -> dict[int, int]:
     """Ticks of the live PostgreSQL backends connected to database ``name``."""
     return {

@@ -130,13 +130,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--keep-db", action="store_true", help=f"keep {DB_NAME} afterwards")
     args = parser.parse_args()
-    busy = _host.machine_busy()
-    if busy > 0.25:
-        print(
-            f"warning: {busy:.2f} of {os.cpu_count()} cores were busy before the run started:"
-            " other load on this machine slows the figures down",
-            flush=True,
-        )
+    _host.warn_if_busy()
     _host.database_recreate(PG_ADMIN_DSN, DB_NAME)
     try:
         setup_django()

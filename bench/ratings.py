@@ -187,13 +187,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.matches, args.records = 10_000, 200
-    busy = _host.machine_busy()
-    if busy > 0.25:
-        print(
-            f"warning: {busy:.2f} of {os.cpu_count()} cores were busy before the run started:"
-            " other load on this machine slows the figures down",
-            flush=True,
-        )
+    _host.warn_if_busy()
     rng = random.Random(8)
     _host.database_recreate(PG_ADMIN_DSN, DB_NAME)
     try:

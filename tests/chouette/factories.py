@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chouette import services
-from chouette.models import ChouetteSession
+from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
 
 #: The scripted session's roll-off (tests/chouette/rulesdata.py): Bob 6, Ann 5, Cy and
@@ -63,3 +63,13 @@ def simple_entry(session: ChouetteSession, *, winner: str = "team", kind: str = 
         "winner": winner,
         "kind": kind,
     }
+
+
+def snapshot() -> tuple[list[dict[str, Any]], ...]:
+    """Every chouette row, to show that a refused write changed nothing."""
+    return (
+        list(ChouetteSession.objects.order_by("pk").values()),
+        list(ChouetteParticipant.objects.order_by("pk").values()),
+        list(ChouetteEvent.objects.order_by("pk").values()),
+        list(ChouetteLine.objects.order_by("pk").values()),
+    )

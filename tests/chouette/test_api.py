@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 from chouette import services
-from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
-from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
+from tests.chouette.factories import players, scorekeeper, session_with, simple_entry, snapshot
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory, api_client
 
 pytestmark = pytest.mark.django_db
@@ -41,15 +40,6 @@ def club():
             "staff": UserFactory(is_staff=True),
         },
     }
-
-
-def _snapshot():
-    return (
-        list(ChouetteSession.objects.order_by("pk").values()),
-        list(ChouetteParticipant.objects.order_by("pk").values()),
-        list(ChouetteEvent.objects.order_by("pk").values()),
-        list(ChouetteLine.objects.order_by("pk").values()),
-    )
 
 
 def _base(c) -> str:
@@ -102,17 +92,17 @@ def _expected(endpoint: str, actor: str, ok: int) -> tuple[int, str | None]:
 def test_authorization_matrix(club, endpoint: str, actor: str) -> None:
     build, ok = WRITES[endpoint]
     path, body = build(club)
-    before = _snapshot()
+    before = snapshot()
     response = _client(club["actors"][actor]).post(path, body, format="json")
     status, code = _expected(endpoint, actor, ok)
     assert response.status_code == status, response.content
     if code is not None:
         assert response.json()["code"] == code
-        assert _snapshot() == before
+        assert snapshot() == before
     elif endpoint == "game_preview":
-        assert _snapshot() == before  # a preview saves nothing
+        assert snapshot() == before  # a preview saves nothing
     else:
-        assert _snapshot() != before
+        assert snapshot() != before
 
 
 @pytest.mark.parametrize(
@@ -148,21 +138,21 @@ def test_bad_input_is_refused_with_400_and_changes_nothing(club, endpoint, body,
         "seated": {"player": cast["Ann"].pk},
     }
     body = bodies.get(body, body) if isinstance(body, str) else body
-    before = _snapshot()
+    before = snapshot()
     response = _client(club["actors"]["creator"]).post(
         f"{_base(club)}/{endpoint}", body, format="json"
     )
     assert response.status_code == 400, response.content
     assert response.json()["code"] == code
     assert response.json()["detail"]
-    assert _snapshot() == before
+    assert snapshot() == before
 
 
 def test_stale_version_is_409_and_changes_nothing(club) -> None:
     session = club["session"]
     client = _client(club["actors"]["player"])
     stale = session.version - 1
-    before = _snapshot()
+    before = snapshot()
     for path, body in [
         ("games/", {"entry": simple_entry(session), "expected_version": stale}),
         ("undo/", {"expected_version": stale}),
@@ -173,7 +163,7 @@ def test_stale_version_is_409_and_changes_nothing(club) -> None:
         assert response.status_code == 409, path
         assert response.json()["code"] == "stale_version"
         assert response.json()["version"] == session.version
-    assert _snapshot() == before
+    assert snapshot() == before
     ok = client.post(
         f"{_base(club)}/games/",
         {"entry": simple_entry(session), "expected_version": session.version},

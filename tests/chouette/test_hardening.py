@@ -9,23 +9,14 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from chouette import services
-from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
+from chouette.models import ChouetteSession
 from games.errors import PermissionDenied
-from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
+from tests.chouette.factories import players, scorekeeper, session_with, simple_entry, snapshot
 from tests.factories import UserFactory, UserPlayerFactory, api_client
 
 pytestmark = pytest.mark.django_db
 
 SESSIONS = "/api/v1/chouette/sessions/"
-
-
-def _snapshot():
-    return (
-        list(ChouetteSession.objects.order_by("pk").values()),
-        list(ChouetteParticipant.objects.order_by("pk").values()),
-        list(ChouetteEvent.objects.order_by("pk").values()),
-        list(ChouetteLine.objects.order_by("pk").values()),
-    )
 
 
 def _body(cast, names=("Ann", "Bob", "Cy"), **extra):
@@ -44,19 +35,19 @@ def test_a_stranger_cannot_start_a_session_of_other_members() -> None:
     cast = players(("Ann", "Bob", "Cy"))
     stranger = UserPlayerFactory(name="Dave").user
     no_player = UserFactory()
-    before = _snapshot()
+    before = snapshot()
     for user in (stranger, no_player):
         response = api_client(user).post(SESSIONS, _body(cast), format="json")
         assert response.status_code == 403, response.content
         assert response.json()["code"] == "not_in_session"
         assert "scorekeeper" in response.json()["detail"]
-    assert _snapshot() == before
+    assert snapshot() == before
     with pytest.raises(PermissionDenied) as refused:
         services.session_create(
             by=stranger, name="Péntek", player_ids=[p.pk for p in cast.values()]
         )
     assert refused.value.code == "not_in_session"
-    assert _snapshot() == before
+    assert snapshot() == before
 
 
 def test_a_member_the_scorekeeper_and_staff_may_start_a_session() -> None:
@@ -90,13 +81,13 @@ def test_a_stranger_cannot_record_into_a_session_even_one_they_created() -> None
     keeper = get_user_model().objects.get(pk=keeper.pk)
     keeper.user_permissions.clear()
     keeper = get_user_model().objects.get(pk=keeper.pk)  # no cached permissions
-    before = _snapshot()
+    before = snapshot()
     response = api_client(keeper).post(
         f"{SESSIONS}{session.pk}/games/", {"entry": simple_entry(session)}, format="json"
     )
     assert response.status_code == 403, response.content
     assert response.json()["code"] == "not_in_session"
-    assert _snapshot() == before
+    assert snapshot() == before
     assert not services.may_write(keeper, session)
     assert services.may_write(cast["Ann"].user, session)
 
@@ -147,7 +138,7 @@ def test_a_stranger_on_a_session_page_is_told_who_may_write(client) -> None:
     client.cookies["django_language"] = "en"
     session = session_with(players())
     client.force_login(UserPlayerFactory(name="Dave").user)
-    before = _snapshot()
+    before = snapshot()
     for response in (
         client.get(reverse("chouette:game-entry", kwargs={"session_id": session.pk})),
         client.post(reverse("chouette:undo", kwargs={"session_id": session.pk})),
@@ -155,4 +146,4 @@ def test_a_stranger_on_a_session_page_is_told_who_may_write(client) -> None:
     ):
         assert response.status_code == 403
         assert "the club&#x27;s scorekeeper and staff may do this" in response.text
-    assert _snapshot() == before
+    assert snapshot() == before
