@@ -49,18 +49,27 @@ def lockout_response(
     request: HttpRequest, original_response: Any = None, credentials: Any = None
 ) -> HttpResponse:
     """axes' AXES_LOCKOUT_CALLABLE: the refusal of a locked-out login (429)."""
-    status = settings.AXES_HTTP_RESPONSE_CODE
-    response: HttpResponse
     if request.path.startswith("/api/"):
-        response = JsonResponse({"code": "locked_out", "detail": lockout_message()}, status=status)
-    else:
-        response = render(
-            request,
-            "registration/lockout.html",
-            {"message": lockout_message()},
-            status=status,
+        response: HttpResponse = JsonResponse(
+            {"code": "locked_out", "detail": lockout_message()},
+            status=settings.AXES_HTTP_RESPONSE_CODE,
         )
-    response["Retry-After"] = str(cool_off_seconds())
+        response["Retry-After"] = str(cool_off_seconds())
+        return response
+    return refusal_page(
+        request,
+        message=lockout_message(),
+        retry_after=cool_off_seconds(),
+        status=settings.AXES_HTTP_RESPONSE_CODE,
+    )
+
+
+def refusal_page(
+    request: HttpRequest, *, message: str, retry_after: int, status: int = 429
+) -> HttpResponse:
+    """The page of a refused login (locked out or throttled), with Retry-After."""
+    response = render(request, "registration/lockout.html", {"message": message}, status=status)
+    response["Retry-After"] = str(retry_after)
     return response
 
 
@@ -81,18 +90,8 @@ class LoginView(auth_views.LoginView):
         throttle = LoginThrottle()
         if not throttle.allow_request(request, self):
             seconds = max(1, round(throttle.wait() or 1))
-            response = render(
-                request,
-                "registration/lockout.html",
-                {
-                    "message": _(
-                        "Too many login attempts from your address. "
-                        "Try again in %(seconds)d seconds."
-                    )
-                    % {"seconds": seconds}
-                },
-                status=429,
-            )
-            response["Retry-After"] = str(seconds)
-            return response
+            message = _(
+                "Too many login attempts from your address. Try again in %(seconds)d seconds."
+            ) % {"seconds": seconds}
+            return refusal_page(request, message=message, retry_after=seconds)
         return super().post(request, *args, **kwargs)
