@@ -269,6 +269,11 @@ class Entry(models.Model):
     #: ``last_chance``), the same way; empty when none.
     side_part = models.CharField(_("other part"), max_length=20, blank=True)
     side_place_label = models.CharField(_("place in the other part"), max_length=10, blank=True)
+    #: The night's desk (issue 17): when the player was ticked in at the venue (by a
+    #: director, or by the player with the event's code), and when the entry fee was
+    #: paid. Empty: not (yet). The prize pool counts the paid entries only.
+    checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
+    paid_at = models.DateTimeField(_("entry fee paid"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
