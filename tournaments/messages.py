@@ -25,6 +25,16 @@ PAIRING_MESSAGES: dict[str, Promise] = {
     "no_winner": _("Nobody reached the match length: the match is not over."),
     "both_reached": _("Only one player can reach the match length."),
     "impossible_score": _("No single last game can give the winner that score."),
+    "invalid_start": _("The match cannot start at that score."),
+    "score_below_start": _(
+        "The match started at the late player's penalty: a score cannot be below its start."
+    ),
+    # Lateness (tournaments.pairing.lateness)
+    "invalid_minutes": _("Minutes late are a whole number from 0 to 600."),
+    "invalid_grace": _("The grace period is a whole number of minutes from 0 to 60."),
+    "invalid_minutes_per_point": _(
+        "A penalty point is for a whole number of minutes from 1 to 60."
+    ),
     # Draws and brackets
     "too_few_entrants": _("At least two players are needed for the draw."),
     "too_many_entrants": _("The bracket has no place left."),

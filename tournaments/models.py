@@ -35,6 +35,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, Player
+from tournaments.pairing.lateness import start_score
 
 
 class Event(models.Model):
@@ -188,6 +189,14 @@ class Flight(models.Model):
     clock_policy = models.CharField(
         _("clock policy"), max_length=10, choices=ClockPolicy.choices, default=ClockPolicy.OFF
     )
+    #: The club's lateness rule (docs/rules.md R15, :mod:`tournaments.pairing.lateness`):
+    #: after ``lateness_grace`` minutes, a penalty point per ``lateness_per_point``
+    #: minutes (or part of them) for the late player's opponent; past half the match
+    #: length, a forfeit. Changes until the first match starts
+    #: (:func:`tournaments.services.lateness.flight_set_lateness`).
+    lateness = models.BooleanField(_("lateness penalties"), default=False)
+    lateness_grace = models.PositiveSmallIntegerField(_("grace minutes"), default=5)
+    lateness_per_point = models.PositiveSmallIntegerField(_("minutes per penalty point"), default=5)
     #: Bumped by every write to the flight or its matches' results.
     version = models.PositiveIntegerField(_("version"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -371,6 +380,16 @@ class TournamentMatch(models.Model):
         related_name="+",
     )
     decided_at = models.DateTimeField(_("result stands since"), null=True, blank=True)
+    #: Lateness (docs/rules.md R15, :mod:`tournaments.services.lateness`): the side that
+    #: was late (``""``: nobody), by how many minutes, and the penalty points, which are
+    #: the opponent's starting score (:attr:`start_score`); ``late_forfeit``: the late
+    #: player forfeited (the match is a walkover, no starting score).
+    late_side = models.CharField(
+        _("late side"), max_length=1, choices=Side.choices, blank=True, default=""
+    )
+    late_minutes = models.PositiveSmallIntegerField(_("minutes late"), null=True, blank=True)
+    late_points = models.PositiveSmallIntegerField(_("lateness penalty points"), default=0)
+    late_forfeit = models.BooleanField(_("forfeited by lateness"), default=False)
     version = models.PositiveIntegerField(_("version"), default=0)
 
     class Meta:
@@ -400,6 +419,22 @@ class TournamentMatch(models.Model):
         if entry_id is not None and entry_id == self.entry_b_id:
             return "b"
         return ""
+
+    @property
+    def start_score(self) -> tuple[int, int]:
+        """The score (side a, side b) the match starts at: the late player's opponent
+        starts at the penalty points (R15); ``(0, 0)`` without one."""
+        return start_score(self.late_side, self.late_points)
+
+    @property
+    def late_entry(self) -> Entry | None:
+        """The entry that was late, if any."""
+        return {"a": self.entry_a, "b": self.entry_b}.get(self.late_side)
+
+    @property
+    def late_opponent(self) -> Entry | None:
+        """The late player's opponent (who starts at the penalty points), if any."""
+        return {"a": self.entry_b, "b": self.entry_a}.get(self.late_side)
 
     def result_dict(self) -> dict[str, object]:
         """The result as stored in a :class:`ResultCorrection`."""

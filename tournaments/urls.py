@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import director, player, public
+from .pages import director, lateness, player, public
 
 app_name = "tournaments"
 
@@ -80,6 +80,16 @@ director = [
         "<slug:slug>/manage/matches/<int:match_id>/table/",
         director.match_set_table,
         name="match-table",
+    ),
+    path(
+        "<slug:slug>/manage/matches/<int:match_id>/lateness/",
+        lateness.match_lateness,
+        name="match-lateness",
+    ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/lateness/",
+        lateness.flight_lateness,
+        name="flight-lateness",
     ),
 ]
 

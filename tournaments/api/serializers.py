@@ -36,6 +36,9 @@ class FlightSummaryOutput(serializers.ModelSerializer):
             "match_length",
             "clock_preset",
             "clock_policy",
+            "lateness",
+            "lateness_grace",
+            "lateness_per_point",
             "version",
         ]
 
@@ -84,6 +87,12 @@ class TournamentMatchOutput(serializers.ModelSerializer):
     entry_b = serializers.IntegerField(source="entry_b_id", allow_null=True)
     online_match = serializers.IntegerField(source="online_match_id", allow_null=True)
     has_result = serializers.BooleanField()
+    start_score_a = serializers.SerializerMethodField(
+        help_text="side a's starting score (a lateness penalty of side b, R15)"
+    )
+    start_score_b = serializers.SerializerMethodField(
+        help_text="side b's starting score (a lateness penalty of side a, R15)"
+    )
 
     class Meta:
         model = TournamentMatch
@@ -108,8 +117,25 @@ class TournamentMatchOutput(serializers.ModelSerializer):
             "report_b",
             "has_result",
             "decided_at",
+            "late_side",
+            "late_minutes",
+            "late_points",
+            "late_forfeit",
+            "start_score_a",
+            "start_score_b",
             "version",
         ]
+        extra_kwargs = {
+            "late_side": {"help_text": "the side that was late; '' for nobody"},
+            "late_points": {"help_text": "the penalty points: the opponent's starting score"},
+            "late_forfeit": {"help_text": "the late player forfeited (a walkover)"},
+        }
+
+    def get_start_score_a(self, row: TournamentMatch) -> int:
+        return row.start_score[0]
+
+    def get_start_score_b(self, row: TournamentMatch) -> int:
+        return row.start_score[1]
 
 
 class FlightRoundOutput(serializers.Serializer):
@@ -229,6 +255,9 @@ class FlightCreateInput(serializers.Serializer):
         choices=[("", "none"), *((name, name) for name in PRESETS)], default=""
     )
     clock_policy = serializers.ChoiceField(choices=ClockPolicy.choices, default=ClockPolicy.OFF)
+    lateness = serializers.BooleanField(default=False, help_text="lateness penalties (R15)")
+    lateness_grace = serializers.IntegerField(min_value=0, max_value=60, default=5)
+    lateness_per_point = serializers.IntegerField(min_value=1, max_value=60, default=5)
 
 
 # The part of an input: ``part`` (default ``""``), or ``ranking``, its former name,

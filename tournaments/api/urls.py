@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import lateness, views
 
 app_name = "tournaments-api"
 
@@ -35,6 +35,11 @@ urlpatterns = [
         "flights/<int:flight_id>/finishing-order/",
         views.FlightFinishingOrderApi.as_view(),
         name="flight-finishing-order",
+    ),
+    path(
+        "flights/<int:flight_id>/lateness/",
+        lateness.FlightLatenessApi.as_view(),
+        name="flight-lateness",
     ),
     path(
         "entries/<int:entry_id>/withdraw/",
@@ -75,5 +80,10 @@ urlpatterns = [
         "tournament-matches/<int:match_id>/start-online/",
         views.MatchStartOnlineApi.as_view(),
         name="match-start-online",
+    ),
+    path(
+        "tournament-matches/<int:match_id>/lateness/",
+        lateness.MatchLatenessApi.as_view(),
+        name="match-lateness",
     ),
 ]

@@ -118,6 +118,25 @@ class FlightForm(forms.Form):
         help_text=gettext_lazy("Swiss: the number of rounds (required)."),
     )
 
+    lateness = forms.BooleanField(
+        label=gettext_lazy("Lateness penalties"),
+        required=False,
+        help_text=gettext_lazy(
+            "After the grace period, the late player's opponent starts with a point per so "
+            "many minutes late; past half the match length the match is forfeited."
+        ),
+    )
+    lateness_grace = forms.IntegerField(
+        label=gettext_lazy("Grace minutes"), min_value=0, max_value=60, initial=5, required=False
+    )
+    lateness_per_point = forms.IntegerField(
+        label=gettext_lazy("Minutes per penalty point"),
+        min_value=1,
+        max_value=60,
+        initial=5,
+        required=False,
+    )
+
     def service_kwargs(self) -> dict[str, Any]:
         """The arguments of :func:`~tournaments.services.flights.flight_create`: only the
         options of the chosen format."""
@@ -138,6 +157,9 @@ class FlightForm(forms.Form):
             "match_length": data["match_length"],
             "clock_preset": data.get("clock_preset") or "",
             "clock_policy": data["clock_policy"],
+            "lateness": data["lateness"],
+            "lateness_grace": 5 if data.get("lateness_grace") is None else data["lateness_grace"],
+            "lateness_per_point": data.get("lateness_per_point") or 5,
         }
 
 

@@ -24,6 +24,13 @@ concerns (``None`` for the whole entry) and an English ``reason``:
 ``invalid_score``       a typed score is not a non-negative integer.
 ``no_winner`` / ``both_reached``  not exactly one player reached the length (R10).
 ``impossible_score``    no last game could have taken the winner to that score (R9-R11).
+``invalid_start``       the starting score is not two non-negative integers below the length.
+``score_below_start``   a typed score is below that player's starting score (R15).
+
+A match may start at a score (``start``, side a's and side b's points; a lateness penalty,
+R15): the games and the final score count from it, and the Crawford game follows from the
+real scores, so a start with exactly one player at ``length - 1`` makes game 1 the
+Crawford game (R11; as a ``.mat`` file resumed at that score, ``games.engine.matfile``).
 """
 
 from __future__ import annotations
@@ -110,19 +117,35 @@ def _multipliers(backgammon_value: int) -> tuple[int, ...]:
     return (1, 2, 3) if backgammon_value == 3 else (1, 2)
 
 
+def _check_start(length: int, start: tuple[int, int]) -> MatchState:
+    """The match state before game 1 at the starting score ``start`` (R11, R15)."""
+    if not (
+        isinstance(start, tuple)
+        and len(start) == 2
+        and all(_is_int(s) and 0 <= s < length for s in start)
+    ):
+        raise ResultError(
+            "invalid_start", f"a match starts at two scores below {length}, not {start!r}"
+        )
+    one_away = [s == length - 1 for s in start]
+    return MatchState(length=length, score=start, crawford=length > 1 and one_away.count(True) == 1)
+
+
 def check_games(
     length: int,
     games: Sequence[GameEntry],
     *,
     max_cube: int = 64,
     backgammon_value: int = 3,
+    start: tuple[int, int] = (0, 0),
 ) -> MatchOutcome:
-    """Check a game-by-game result sheet and return the outcome (codes: module docstring)."""
+    """Check a game-by-game result sheet played from the score ``start`` and return the
+    outcome (codes: module docstring)."""
     _check_length(length)
     multipliers = _multipliers(backgammon_value)
+    state = _check_start(length, start)
     if not games:
         raise ResultError("no_games", "enter at least one game")
-    state = MatchState.new(length)
     crawford_game: int | None = None
     for number, game in enumerate(games, start=1):
         if state.is_over:
@@ -185,26 +208,35 @@ def check_final_score(
     *,
     max_cube: int = 64,
     backgammon_value: int = 3,
+    start: tuple[int, int] = (0, 0),
 ) -> MatchOutcome:
-    """Check a typed final score (player 1's and player 2's points).
+    """Check a typed final score (player 1's and player 2's points) of a match played
+    from the score ``start``.
 
-    Exactly one player reached ``length``; the loser has ``0 .. length-1`` (all of these
-    can happen). The winner's overshoot must come from one last game: from some score
-    ``w < length`` a game worth ``cube x 1..3`` (cube up to ``max_cube``). When that last
-    game was necessarily the Crawford game (one player at ``length - 1``, the other at 0,
-    R11) it was worth at most 3 (or 2).
+    Exactly one player reached ``length``; the loser has their start ``.. length-1`` (all
+    of these can happen). The winner's overshoot must come from one last game: from some
+    score ``w`` (their start ``<= w < length``) a game worth ``cube x 1..3`` (cube up to
+    ``max_cube``). When that last game was necessarily the Crawford game (one player at
+    ``length - 1``, the other still at their start, R11) it was worth at most 3 (or 2).
     """
     _check_length(length)
     multipliers = _multipliers(backgammon_value)
+    _check_start(length, start)
     for s in (score_a, score_b):
         if not _is_int(s) or s < 0:
             raise ResultError("invalid_score", f"a score is a non-negative integer, not {s!r}")
+    if score_a < start[0] or score_b < start[1]:
+        raise ResultError(
+            "score_below_start",
+            f"the match started at {start[0]}-{start[1]}: a score cannot go below it",
+        )
     if score_a >= length and score_b >= length:
         raise ResultError("both_reached", f"only one player can reach {length} (R10)")
     if max(score_a, score_b) < length:
         raise ResultError("no_winner", f"nobody reached {length}: the match is not over (R10)")
     winner = 1 if score_a >= length else 2
     w, lose = (score_a, score_b) if winner == 1 else (score_b, score_a)
+    w_start, lose_start = start if winner == 1 else (start[1], start[0])
     values = {
         c * m
         for m in multipliers
@@ -216,12 +248,17 @@ def check_final_score(
         points = w - before
         if points not in values:
             return False
-        forced_crawford = length >= 2 and (
-            (before == length - 1 and lose == 0) or (lose == length - 1 and before == 0)
+        forced_crawford = (
+            length >= 2
+            and (before, lose) != (length - 1, length - 1)
+            and (
+                (before == length - 1 and lose == lose_start)
+                or (lose == length - 1 and before == w_start)
+            )
         )
         return not forced_crawford or points <= max(multipliers)
 
-    if not any(last_game_possible(before) for before in range(length)):
+    if not any(last_game_possible(before) for before in range(w_start, length)):
         raise ResultError(
             "impossible_score",
             f"no single game takes the winner from below {length} to {w}",

@@ -64,6 +64,9 @@ def advance(
                 if sides_changed:
                     row.report_a = row.report_b = None
                     row.table = None
+                    # A lateness was a player's who is no longer in it (R15).
+                    row.late_side, row.late_minutes, row.late_points = "", None, 0
+                    row.late_forfeit = False
                 newly_ready = status == TournamentMatch.Status.READY and (
                     sides_changed or row.status not in OPEN
                 )
@@ -76,7 +79,10 @@ def advance(
         _assign_tables(flight, ready)
         TournamentMatch.objects.bulk_update(
             changed,
-            ["entry_a", "entry_b", "status", "winner", "report_a", "report_b", "table", "version"],
+            [
+                *("entry_a", "entry_b", "status", "winner", "report_a", "report_b", "table"),
+                *("late_side", "late_minutes", "late_points", "late_forfeit", "version"),
+            ],
         )
     elif ready and flight.format == Format.SWISS:
         _assign_tables(flight, ready)

@@ -27,6 +27,7 @@ from tournaments.models import (
     Format,
     TournamentMatch,
 )
+from tournaments.pairing import lateness as lateness_rule
 from tournaments.services.common import lock_flight, pairing_error, require_director, touch
 
 MAX_MATCH_LENGTH = game_services.MAX_MATCH_LENGTH
@@ -124,8 +125,12 @@ def flight_create(
     match_length: int = 5,
     clock_preset: str = "",
     clock_policy: str = ClockPolicy.OFF,
+    lateness: bool = False,
+    lateness_grace: int = lateness_rule.DEFAULT_GRACE,
+    lateness_per_point: int = lateness_rule.DEFAULT_PER_POINT,
 ) -> Flight:
-    """A new flight of an event, open for registration (options: ``Flight``)."""
+    """A new flight of an event, open for registration (options: ``Flight``; the
+    lateness rule: docs/rules.md R15)."""
     with transaction.atomic():
         try:
             event = Event.objects.select_for_update().get(pk=event_id)
@@ -142,6 +147,10 @@ def flight_create(
         _check_length(match_length)
         _check_clock(clock_preset, clock_policy)
         cleaned = _clean_options(format, options)
+        try:
+            lateness_rule.check_rule(lateness_grace, lateness_per_point)
+        except pairing.PairingError as exc:
+            raise pairing_error(exc) from None
         if event.status == Event.Status.FINISHED:
             raise Conflict("event_finished", _("This event is over."))
         if event.flights.filter(name__iexact=name).exists():
@@ -155,6 +164,9 @@ def flight_create(
             match_length=match_length,
             clock_preset=clock_preset,
             clock_policy=clock_policy,
+            lateness=bool(lateness),
+            lateness_grace=lateness_grace,
+            lateness_per_point=lateness_per_point,
         )
         live.event_changed(event.pk)
         return flight
@@ -218,6 +230,7 @@ def flight_round_set(
                 online_match__isnull=True,
                 report_a__isnull=True,
                 report_b__isnull=True,
+                late_side="",  # a lateness penalty was counted for the old length (R15)
             ).exclude(match_length=match_length).update(
                 match_length=match_length, version=F("version") + 1
             )

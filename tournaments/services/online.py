@@ -26,7 +26,8 @@ def match_start_online(*, match_id: int, by: Any, clock: bool | None = None) -> 
     round's length, its clock preset when the round's policy requires one (or allows
     one and ``clock`` is not ``False``), side a as player 1. Its last game reports the
     result here (``games.signals.match_finished``). A player of the match or a director
-    may do this."""
+    may do this. A match with a lateness penalty is refused (409 ``penalty_not_online``):
+    an online match always starts at 0-0."""
     with transaction.atomic():
         flight, row = lock_match(match_id)
         if not side_of_user(row, by) and not flight.event.is_director(by):
@@ -35,6 +36,12 @@ def match_start_online(*, match_id: int, by: Any, clock: bool | None = None) -> 
             raise Conflict("match_not_ready", _("This match cannot be played now."))
         if row.online_match_id is not None:
             raise Conflict("already_online", _("This match is already being played online."))
+        if row.late_points:
+            # games.play.services.match_create starts every match at 0-0 (R15).
+            raise Conflict(
+                "penalty_not_online",
+                _("This match starts at a lateness penalty: play it at the board."),
+            )
         settings = FlightRound.objects.filter(
             flight=flight, part=row.part, number=row.round
         ).first()

@@ -38,7 +38,8 @@ def _checked(
     score_b: int | None,
     games: Sequence[Mapping[str, Any]] | None,
 ) -> dict[str, Any]:
-    """Check a typed result against the match rules (R9-R11) and return it as stored."""
+    """Check a typed result against the match rules (R9-R11), counted from the match's
+    starting score (a lateness penalty, R15), and return it as stored."""
     try:
         if games:
             try:
@@ -48,7 +49,7 @@ def _checked(
                     "invalid_games",
                     _("Each game needs its winner (1 or 2), points and cube."),
                 ) from None
-            outcome = pairing.check_games(row.match_length, sheet)
+            outcome = pairing.check_games(row.match_length, sheet, start=row.start_score)
             if (score_a, score_b) != (None, None) and (score_a, score_b) != outcome.score:
                 raise ValidationFailed(
                     "score_mismatch",
@@ -59,7 +60,9 @@ def _checked(
         else:
             if score_a is None or score_b is None:
                 raise ValidationFailed("score_required", _("Enter the final score or the games."))
-            outcome = pairing.check_final_score(row.match_length, score_a, score_b)
+            outcome = pairing.check_final_score(
+                row.match_length, score_a, score_b, start=row.start_score
+            )
             stored = []
     except pairing.ResultError as exc:
         raise pairing_error(exc) from None
