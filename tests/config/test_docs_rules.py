@@ -3,7 +3,7 @@
 The code, the tests and the README cite the rules by section number ("R12", "(R4-R7)",
 "R9 offer"). docs/rules.md is the project's copy of the rules, one ``## R<n> <title>``
 heading per section. These tests fail when a file cites a section that docs/rules.md does
-not define, naming each file and line, and when the sections are not exactly R1..R14 in
+not define, naming each file and line, and when the sections are not exactly R1..R15 in
 order. No database, no Django: plain file reading.
 
 What is scanned: every ``.py``, ``.html``, ``.js`` and ``.md`` file under the app, config,
@@ -30,7 +30,7 @@ HEADING = re.compile(r"^## (R\d+) ", re.MULTILINE)
 # "R<round>-<board>" / "R<round>-bye" are tournament slot keys, not rule citations.
 CITATION = re.compile(r"\bR(\d{1,2})\b(?!-(?:\d|bye\b))")
 
-EXPECTED = [f"R{n}" for n in range(1, 15)]
+EXPECTED = [f"R{n}" for n in range(1, 16)]
 
 
 def defined_rules() -> list[str]:
@@ -59,9 +59,9 @@ def citations() -> list[tuple[str, int, str]]:
     return found
 
 
-def test_rules_doc_defines_r1_to_r14_in_order():
+def test_rules_doc_defines_r1_to_r15_in_order():
     assert defined_rules() == EXPECTED, (
-        f"docs/rules.md must have the headings '## R1 ' .. '## R14 ' in order, "
+        f"docs/rules.md must have the headings '## R1 ' .. '## R15 ' in order, "
         f"found {defined_rules()}"
     )
 

@@ -87,6 +87,9 @@ class TournamentMatchOutput(serializers.ModelSerializer):
     entry_b = serializers.IntegerField(source="entry_b_id", allow_null=True)
     online_match = serializers.IntegerField(source="online_match_id", allow_null=True)
     has_result = serializers.BooleanField()
+    late_side = serializers.CharField(
+        read_only=True, help_text="the side that was late, a or b; '' for nobody (R15)"
+    )
     start_score_a = serializers.SerializerMethodField(
         help_text="side a's starting score (a lateness penalty of side b, R15)"
     )
@@ -126,7 +129,6 @@ class TournamentMatchOutput(serializers.ModelSerializer):
             "version",
         ]
         extra_kwargs = {
-            "late_side": {"help_text": "the side that was late; '' for nobody"},
             "late_points": {"help_text": "the penalty points: the opponent's starting score"},
             "late_forfeit": {"help_text": "the late player forfeited (a walkover)"},
         }
