@@ -36,6 +36,8 @@ class FlightSummaryOutput(serializers.ModelSerializer):
             "match_length",
             "clock_preset",
             "clock_policy",
+            "self_registration",
+            "capacity",
             "version",
         ]
 
