@@ -130,8 +130,10 @@ def test_a_player_registers_and_checks_in_and_the_desk_ticks(
         )
         assert second_browser.execute_script("return window.__noReload;") == 1
         desk_wait.until(
-            lambda b: "checked in 2 of 3"
-            in b.execute_script("return document.getElementById('desk-flights').innerText;")
+            lambda b: (
+                "checked in 2 of 3"
+                in b.execute_script("return document.getElementById('desk-flights').innerText;")
+            )
         )
         assert Entry.objects.get(pk=other.pk).checked_in_at is not None
         _no_sideways_scroll(second_browser)

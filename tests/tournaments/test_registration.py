@@ -200,3 +200,67 @@ def test_refuse_and_withdraw_twice_are_refused(event, director):
     assert withdraw.value.code == "already_withdrawn"
     with pytest.raises(Conflict):
         entry_withdraw(entry_id=entry.pk, by=director)
+
+
+# ====================================================================== pages and API
+def test_the_flight_page_registers_and_withdraws(client, event, director):
+    from django.urls import reverse
+
+    flight = open_flight(event, director, capacity=1)
+    first, second = player_users(2)
+    entry_self_register(flight_id=flight.pk, by=first)
+    url = reverse("tournaments:flight", args=[event.slug, flight.pk])
+    client.cookies["django_language"] = "en"
+    client.force_login(second)
+    page = client.get(url).content.decode()
+    assert "data-register" in page
+    client.post(reverse("tournaments:flight-register", args=[event.slug, flight.pk]))
+    mine = Entry.objects.get(flight=flight, player=second.player)
+    assert mine.status == "waitlisted"
+    page = client.get(url).content.decode()
+    assert "You are number 1 on the waitlist." in page
+    # Another player's registration is not withdrawn from here.
+    theirs = Entry.objects.get(flight=flight, player=first.player)
+    answer = client.post(
+        reverse("tournaments:registration-withdraw", args=[event.slug, theirs.pk]), follow=True
+    )
+    assert "This is not your entry." in answer.content.decode()
+    client.force_login(first)
+    client.post(reverse("tournaments:registration-withdraw", args=[event.slug, theirs.pk]))
+    assert Entry.objects.get(pk=mine.pk).status == "pending"
+    # The director confirms from the desk.
+    client.force_login(director)
+    client.post(reverse("tournaments:desk-confirm", args=[event.slug, mine.pk]))
+    assert Entry.objects.get(pk=mine.pk).status == "active"
+
+
+def test_the_registration_api(event, director):
+    from tests.factories import api_client
+
+    flight = flight_with(event, [])
+    boss = api_client(director)
+    closed = api_client(UserPlayerFactory().user).post(f"/api/v1/flights/{flight.pk}/register/")
+    assert closed.status_code == 409 and closed.json()["code"] == "registration_closed"
+    settings = boss.post(
+        f"/api/v1/flights/{flight.pk}/registrations/",
+        {"open": True, "capacity": 1},
+        format="json",
+    )
+    assert settings.status_code == 200 and settings.json()["capacity"] == 1
+    users = player_users(3)
+    made = [api_client(u).post(f"/api/v1/flights/{flight.pk}/register/") for u in users]
+    assert [r.status_code for r in made] == [201, 201, 201]
+    assert [r.json()["status"] for r in made] == ["pending", "waitlisted", "waitlisted"]
+    order = api_client().get(f"/api/v1/flights/{flight.pk}/registrations/").json()
+    assert [e["id"] for e in order] == [r.json()["id"] for r in made]
+    ids = [r.json()["id"] for r in made]
+    refused = api_client(users[1]).post(f"/api/v1/entries/{ids[1]}/confirm/")
+    assert refused.status_code == 403
+    gone = api_client(users[0]).post(f"/api/v1/entries/{ids[0]}/withdraw-own/")
+    assert gone.status_code == 200 and gone.json()["status"] == "withdrawn"
+    assert Entry.objects.get(pk=ids[1]).status == "pending"
+    assert boss.post(f"/api/v1/entries/{ids[1]}/confirm/").json()["status"] == "active"
+    assert boss.post(f"/api/v1/entries/{ids[2]}/refuse/").json()["status"] == "refused"
+    detail = api_client().get(f"/api/v1/flights/{flight.pk}/").json()
+    assert {e["id"] for e in detail["entries"]} == {ids[0], ids[1]}  # the flight proper
+    assert detail["self_registration"] is True

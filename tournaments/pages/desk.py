@@ -261,7 +261,10 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
 def registration_context(flight: Flight, user: Any) -> dict[str, Any]:
     """What a flight's public page shows of self-registration: whether the viewer may
     register, their own entry (and place on the waitlist), the registrations to confirm
-    and the waitlist in order (two queries at most)."""
+    and the waitlist in order (two queries at most; none once the flight is drawn: then
+    registration is over and the page shows the draw)."""
+    if flight.status != Flight.Status.REGISTRATION:
+        return {"registration": {}}
     waiting = selectors.flight_waitlist(flight=flight)
     player = Player.of_user(user)
     mine = None
