@@ -159,7 +159,9 @@ def flight_season_points(*, flight: Flight) -> list[tuple[Entry, int]]:
     table: dict[str, Any] = {**DEFAULT_SEASON_POINTS, **flight.options.get("season_points", {})}
     per_win: dict[str, int] = table.get("per_win", {})
     per_place: dict[str, list[int]] = table.get("per_place", {})
-    entries = {e.pk: e for e in flight.entries.select_related("player")}
+    entries = {
+        e.pk: e for e in flight.entries.filter(status__in=IN_FLIGHT).select_related("player")
+    }
     points = dict.fromkeys(entries, 0)
     for m in flight.matches.filter(decided_at__isnull=False).exclude(winner=""):
         winner = m.entry_a_id if m.winner == "a" else m.entry_b_id
@@ -246,11 +248,12 @@ def _placing_status(entry: Entry) -> str:
 
 
 def player_placings(*, player_id: int) -> list[Placing]:
-    """The player's flights, the latest event first, with event, flight, date, place and
+    """The player's flights (not the registrations still to confirm, waiting or
+    refused), the latest event first, with event, flight, date, place and
     status (:class:`Placing`): one query, whatever the number of flights (the places are
     stored on the entries; the flights' draws are not read)."""
     entries = (
-        Entry.objects.filter(player_id=player_id)
+        Entry.objects.filter(player_id=player_id, status__in=IN_FLIGHT)
         .select_related("flight__event")
         .defer("flight__bracket", "flight__options")
         .order_by("-flight__event__starts_on", "-flight__event_id", "flight_id")

@@ -264,3 +264,16 @@ def test_the_registration_api(event, director):
     detail = api_client().get(f"/api/v1/flights/{flight.pk}/").json()
     assert {e["id"] for e in detail["entries"]} == {ids[0], ids[1]}  # the flight proper
     assert detail["self_registration"] is True
+
+
+def test_registrations_are_not_in_season_points_or_the_player_page(event, director):
+    flight = open_flight(event, director, capacity=2, players=rated_players(2))
+    waiting, refused = player_users(2)
+    entry_self_register(flight_id=flight.pk, by=waiting)
+    entry_refuse(entry_id=entry_self_register(flight_id=flight.pk, by=refused).pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director)
+    players = {e.player_id for e, _points in selectors.flight_season_points(flight=flight)}
+    assert waiting.player.pk not in players and refused.player.pk not in players
+    assert len(players) == 2
+    assert selectors.player_placings(player_id=waiting.player.pk) == []
+    assert selectors.player_placings(player_id=refused.player.pk) == []

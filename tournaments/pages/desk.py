@@ -196,7 +196,8 @@ def flight_draw_checked_in(
     try:
         seed = optional_int(request.POST.get("seed", ""))
     except ValueError:
-        seed = -1  # refused by the draw
+        messages.error(request, _("The random seed is a whole number."))
+        return redirect(next_or(request, manage))
     return act(
         request,
         lambda: desk.flight_draw_checked_in(flight_id=flight.pk, by=request.user, seed=seed),
