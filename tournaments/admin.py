@@ -13,7 +13,7 @@ class FlightInline(admin.TabularInline):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["name", "starts_on", "location", "status", "rated"]
+    list_display = ["name", "starts_on", "location", "status", "rated", "check_in_code"]
     list_filter = ["status", "rated"]
     search_fields = ["name", "slug", "location"]
     filter_horizontal = ["directors"]
@@ -29,7 +29,15 @@ class FlightRoundInline(admin.TabularInline):
 
 @admin.register(Flight)
 class FlightAdmin(admin.ModelAdmin):
-    list_display = ["name", "event", "format", "status", "match_length"]
+    list_display = [
+        "name",
+        "event",
+        "format",
+        "status",
+        "match_length",
+        "self_registration",
+        "capacity",
+    ]
     list_filter = ["format", "status"]
     search_fields = ["name", "event__name"]
     # The draw and the results move only through the services (they keep the bracket,
@@ -40,12 +48,31 @@ class FlightAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    list_display = ["player", "flight", "seed", "rating", "status", "late", "place_label"]
-    list_filter = ["status", "late"]
+    list_display = [
+        "player",
+        "flight",
+        "seed",
+        "rating",
+        "status",
+        "late",
+        "place_label",
+        "checked_in_at",
+        "paid_at",
+    ]
+    list_filter = ["status", "late", "checked_in_at", "paid_at"]
     search_fields = ["player__name", "flight__name"]
     raw_id_fields = ["player", "flight"]
     # Places are written by the services from the results.
-    readonly_fields = ["seed", "place", "place_label", "side_part", "side_place_label"]
+    # Check-in and payment are the desk's (tournaments.services.desk: the one writer).
+    readonly_fields = [
+        "seed",
+        "place",
+        "place_label",
+        "side_part",
+        "side_place_label",
+        "checked_in_at",
+        "paid_at",
+    ]
 
 
 @admin.register(TournamentMatch)

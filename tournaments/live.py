@@ -12,8 +12,9 @@ fetches itself again and swaps its live regions.
     The event's public page (its flights, their players and status): touched with each of
     its flights, and by the event's own writes (settings, directors, a new flight).
 ``desk:<event id>``
-    The director's pages of the event (event, flight and match manage): touched with
-    both of the above.
+    The director's pages of the event (event, flight and match manage, the check-in
+    desk): touched with both of the above, and alone by a check-in or a payment
+    (:func:`desk_changed`), which no public page shows.
 
 Who may follow them: ``flight`` and ``event`` anyone, as those pages are public (a flight
 or event that does not exist is refused); ``desk`` only the event's directors (and
@@ -54,6 +55,11 @@ def flight_changed(flight: Flight) -> None:
 def event_changed(event_id: int) -> None:
     """An event's own facts changed (after commit): its page and the director's."""
     publish.touch(event_topic(event_id), desk_topic(event_id))
+
+
+def desk_changed(event_id: int) -> None:
+    """Only the director's pages changed (after commit): a check-in, a payment."""
+    publish.touch(desk_topic(event_id))
 
 
 # ====================================================================== the topics

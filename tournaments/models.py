@@ -28,6 +28,7 @@ Writes go through :mod:`tournaments.services` only.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -36,6 +37,15 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, Player
 from tournaments.pairing.lateness import start_score
+
+#: The letters of an event's check-in code: no look-alikes (no I, L, O, 0, 1).
+CHECK_IN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CHECK_IN_LENGTH = 6
+
+
+def new_check_in_code() -> str:
+    """A fresh check-in code (31**6, some 887 million codes; the check-in is throttled)."""
+    return "".join(secrets.choice(CHECK_IN_ALPHABET) for _ in range(CHECK_IN_LENGTH))
 
 
 class Event(models.Model):
@@ -70,6 +80,11 @@ class Event(models.Model):
         _("rated"),
         default=True,
         help_text=_("The results of this event count for the players' ratings."),
+    )
+    #: The code players type on their phone to check in at the venue (issue 17), shown
+    #: on the director's desk (:mod:`tournaments.pages.desk`).
+    check_in_code = models.CharField(
+        _("check-in code"), max_length=CHECK_IN_LENGTH, default=new_check_in_code
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -197,6 +212,11 @@ class Flight(models.Model):
     lateness = models.BooleanField(_("lateness penalties"), default=False)
     lateness_grace = models.PositiveSmallIntegerField(_("grace minutes"), default=5)
     lateness_per_point = models.PositiveSmallIntegerField(_("minutes per penalty point"), default=5)
+    #: Players may register themselves (issue 17: :mod:`tournaments.services.registration`);
+    #: a director confirms each registration. ``capacity``: at most so many places
+    #: (active and to-confirm entries); the next registrations wait on the waitlist.
+    self_registration = models.BooleanField(_("open for self-registration"), default=False)
+    capacity = models.PositiveSmallIntegerField(_("places"), null=True, blank=True)
     #: Bumped by every write to the flight or its matches' results.
     version = models.PositiveIntegerField(_("version"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -248,9 +268,18 @@ class FlightRound(models.Model):
 
 
 class Entry(models.Model):
+    """A player in a flight. ``status``: ``active`` (in the draw), ``withdrawn``; and a
+    player's own registration (issue 17) before it is in: ``pending`` (to confirm by a
+    director), ``waitlisted`` (beyond the flight's ``capacity``, in order of
+    registration), ``refused``. Only active entries are drawn; "the flight's entries"
+    on pages and in the API are :data:`IN_FLIGHT` (registrations are listed apart)."""
+
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
         WITHDRAWN = "withdrawn", _("withdrawn")
+        PENDING = "pending", _("to confirm")
+        WAITLISTED = "waitlisted", _("on the waitlist")
+        REFUSED = "refused", _("refused")
 
     flight = models.ForeignKey(
         Flight, verbose_name=_("flight"), on_delete=models.CASCADE, related_name="entries"
@@ -446,6 +475,12 @@ class TournamentMatch(models.Model):
             "games": self.games,
         }
 
+
+#: The entries of the flight proper (drawn, or to be drawn, and those withdrawn): not
+#: the registrations still to confirm, waiting or refused.
+IN_FLIGHT = (Entry.Status.ACTIVE, Entry.Status.WITHDRAWN)
+#: The entries that hold one of a flight's places (its ``capacity``).
+HOLDS_PLACE = (Entry.Status.ACTIVE, Entry.Status.PENDING)
 
 #: The matches to be played now: both players known, no result yet.
 OPEN = (TournamentMatch.Status.READY, TournamentMatch.Status.REPORTED)

@@ -4,6 +4,10 @@
   whose two sides became known; subject ``tmatch:<id>:<entry a>-<entry b>``, so a match
   whose sides change after a correction is announced again, and a repeated call is not.
 * ``result_to_confirm``: the opponent reported a result; confirm it (or tell the director).
+* ``registration_confirmed``, ``registration_refused``: a director confirmed or refused the
+  player's own registration for a flight (:mod:`tournaments.services.registration`);
+* ``registration_promoted``: a place became free and the player moved up from the
+  waitlist (the director still confirms). Subject ``entry:<id>:<kind>``.
 """
 
 from __future__ import annotations
@@ -53,6 +57,35 @@ def _render_result_to_confirm(context: Mapping[str, Any]) -> tuple[str, str]:
     return title, body
 
 
+def _flight_words(context: Mapping[str, Any]) -> dict[str, Any]:
+    return {"event": context.get("event", ""), "flight": context.get("flight", "")}
+
+
+def _render_registration_confirmed(context: Mapping[str, Any]) -> tuple[str, str]:
+    title = _("You are in %(flight)s") % _flight_words(context)
+    body = _("%(event)s: the director confirmed your registration for %(flight)s.") % (
+        _flight_words(context)
+    )
+    return title, body
+
+
+def _render_registration_refused(context: Mapping[str, Any]) -> tuple[str, str]:
+    title = _("Your registration for %(flight)s was not accepted") % _flight_words(context)
+    body = _("%(event)s: the director refused your registration for %(flight)s.") % (
+        _flight_words(context)
+    )
+    return title, body
+
+
+def _render_registration_promoted(context: Mapping[str, Any]) -> tuple[str, str]:
+    title = _("A place in %(flight)s is yours") % _flight_words(context)
+    body = _(
+        "%(event)s: a place became free and you moved up from the waitlist of %(flight)s; "
+        "the director confirms your registration."
+    ) % _flight_words(context)
+    return title, body
+
+
 def _flight_link(context: Mapping[str, Any]) -> str:
     """The flight page, where the match is listed (and reported); older rows without
     the ids link nowhere."""
@@ -74,5 +107,26 @@ register_kind(
     label=gettext_lazy("Tournament result to confirm"),
     default_channels=("in_app",),
     render=_render_result_to_confirm,
+    link=_flight_link,
+)
+register_kind(
+    "registration_confirmed",
+    label=gettext_lazy("Tournament registration confirmed"),
+    default_channels=("in_app", "email"),
+    render=_render_registration_confirmed,
+    link=_flight_link,
+)
+register_kind(
+    "registration_refused",
+    label=gettext_lazy("Tournament registration refused"),
+    default_channels=("in_app", "email"),
+    render=_render_registration_refused,
+    link=_flight_link,
+)
+register_kind(
+    "registration_promoted",
+    label=gettext_lazy("Tournament place from the waitlist"),
+    default_channels=("in_app", "email"),
+    render=_render_registration_promoted,
     link=_flight_link,
 )

@@ -12,12 +12,15 @@
 * :func:`event_unfinished_matches` - the director's list of matches being played or
   waiting to be, with their online matches (and so their clocks).
 * :func:`event_has_rated_results` - whether the event's ``rated`` can still change.
+* :func:`event_desk` - the check-in desk of an event: every flight's entries and
+  registrations, with the counts (two queries).
 * :func:`player_placings` - a player's flights with their places, for the player page:
   one query however many (the places are stored on the entries by the services).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,6 +34,8 @@ from games.ratings.sources import is_rated
 from tournaments import bridge, pairing
 from tournaments.models import (
     DEFAULT_SEASON_POINTS,
+    HOLDS_PLACE,
+    IN_FLIGHT,
     IN_LEDGER,
     OPEN,
     Entry,
@@ -61,7 +66,9 @@ def flight_bracket(*, flight_id: int) -> BracketPage:
     """Four queries: the flight and its event, the entries with their players, the
     round settings, the matches with both sides' entries and players."""
     flight = Flight.objects.select_related("event").get(pk=flight_id)
-    entries = list(flight.entries.select_related("player").order_by("seed", "pk"))
+    entries = list(
+        flight.entries.filter(status__in=IN_FLIGHT).select_related("player").order_by("seed", "pk")
+    )
     rounds = {(r.part, r.number): r for r in flight.rounds.all()}
     matches = list(
         flight.matches.select_related("entry_a__player", "entry_b__player").order_by("pk")
@@ -152,7 +159,9 @@ def flight_season_points(*, flight: Flight) -> list[tuple[Entry, int]]:
     table: dict[str, Any] = {**DEFAULT_SEASON_POINTS, **flight.options.get("season_points", {})}
     per_win: dict[str, int] = table.get("per_win", {})
     per_place: dict[str, list[int]] = table.get("per_place", {})
-    entries = {e.pk: e for e in flight.entries.select_related("player")}
+    entries = {
+        e.pk: e for e in flight.entries.filter(status__in=IN_FLIGHT).select_related("player")
+    }
     points = dict.fromkeys(entries, 0)
     for m in flight.matches.filter(decided_at__isnull=False).exclude(winner=""):
         winner = m.entry_a_id if m.winner == "a" else m.entry_b_id
@@ -239,11 +248,12 @@ def _placing_status(entry: Entry) -> str:
 
 
 def player_placings(*, player_id: int) -> list[Placing]:
-    """The player's flights, the latest event first, with event, flight, date, place and
+    """The player's flights (not the registrations still to confirm, waiting or
+    refused), the latest event first, with event, flight, date, place and
     status (:class:`Placing`): one query, whatever the number of flights (the places are
     stored on the entries; the flights' draws are not read)."""
     entries = (
-        Entry.objects.filter(player_id=player_id)
+        Entry.objects.filter(player_id=player_id, status__in=IN_FLIGHT)
         .select_related("flight__event")
         .defer("flight__bracket", "flight__options")
         .order_by("-flight__event__starts_on", "-flight__event_id", "flight_id")
@@ -251,11 +261,75 @@ def player_placings(*, player_id: int) -> list[Placing]:
     return [Placing(entry, _placing_status(entry)) for entry in entries]
 
 
+@dataclass(frozen=True)
+class DeskFlight:
+    """One flight at the desk: its entries (active, to confirm; then the waitlist in
+    order) and the counts of the players who hold a place."""
+
+    flight: Flight
+    entries: list[Entry]
+    waitlist: list[Entry]
+    places: int
+    checked_in: int
+    paid: int
+
+
+def _fold(text: str) -> str:
+    """Text to compare regardless of case and accents ("ádám" finds "Ádám", "adam")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def event_desk(*, event_id: int, query: str = "") -> list[DeskFlight]:
+    """The desk of an event, flight by flight (two queries): every entry that holds a
+    place or waits for one, by name (``query``: the names containing it), and the
+    counts "checked in 9 of 11, paid 8" of the whole flight whatever the query."""
+    flights = list(Flight.objects.filter(event_id=event_id).order_by("id"))
+    rows = list(
+        Entry.objects.filter(flight__event_id=event_id)
+        .exclude(status=Entry.Status.REFUSED)
+        .select_related("player")
+        .order_by("player__name", "pk")
+    )
+    words = _fold(query.strip())
+    out = []
+    for flight in flights:
+        mine = [e for e in rows if e.flight_id == flight.pk]
+        held = [e for e in mine if e.status in HOLDS_PLACE]
+        shown = [e for e in mine if not words or words in _fold(e.player.name)]
+        out.append(
+            DeskFlight(
+                flight=flight,
+                entries=[e for e in shown if e.status in (*HOLDS_PLACE, Entry.Status.WITHDRAWN)],
+                waitlist=sorted(
+                    (e for e in shown if e.status == Entry.Status.WAITLISTED),
+                    key=lambda e: (e.created_at, e.pk),
+                ),
+                places=len(held),
+                checked_in=sum(1 for e in held if e.checked_in_at is not None),
+                paid=sum(1 for e in mine if e.paid_at is not None),
+            )
+        )
+    return out
+
+
+def flight_waitlist(*, flight: Flight) -> list[Entry]:
+    """The flight's registrations to confirm and its waitlist, in registration order
+    (one query)."""
+    return list(
+        flight.entries.filter(status__in=(Entry.Status.PENDING, Entry.Status.WAITLISTED))
+        .select_related("player")
+        .order_by("created_at", "pk")
+    )
+
+
 __all__ = [
     "BracketPage",
+    "DeskFlight",
     "PlaceRow",
     "Placing",
     "StandingRow",
+    "event_desk",
     "event_has_rated_results",
     "event_unfinished_matches",
     "flight_bracket",
@@ -263,6 +337,7 @@ __all__ = [
     "flight_finishing_order_csv",
     "flight_season_points",
     "flight_standings",
+    "flight_waitlist",
     "player_placings",
 ]
 

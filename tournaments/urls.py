@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import director, lateness, player, public
+from .pages import desk, director, lateness, player, public
 
 app_name = "tournaments"
 
@@ -20,6 +20,17 @@ public = [
 ]
 
 player = [
+    path("<slug:slug>/check-in/", desk.check_in, name="check-in"),
+    path(
+        "<slug:slug>/flights/<int:flight_id>/register/",
+        desk.flight_register,
+        name="flight-register",
+    ),
+    path(
+        "<slug:slug>/entries/<int:entry_id>/withdraw/",
+        desk.registration_withdraw,
+        name="registration-withdraw",
+    ),
     path("<slug:slug>/matches/<int:match_id>/report/", player.match_report, name="match-report"),
     path("<slug:slug>/matches/<int:match_id>/confirm/", player.match_confirm, name="match-confirm"),
     path(
@@ -66,6 +77,32 @@ director = [
         name="entry-withdraw",
     ),
     path("<slug:slug>/manage/matches/<int:match_id>/", director.match_manage, name="match-manage"),
+    # The check-in desk (issue 17: tournaments.pages.desk).
+    path("<slug:slug>/manage/desk/", desk.desk_page, name="desk"),
+    path("<slug:slug>/manage/desk/code/", desk.desk_new_code, name="desk-new-code"),
+    path(
+        "<slug:slug>/manage/desk/<int:entry_id>/check-in/",
+        desk.desk_check_in,
+        name="desk-check-in",
+    ),
+    path("<slug:slug>/manage/desk/<int:entry_id>/paid/", desk.desk_paid, name="desk-paid"),
+    path("<slug:slug>/manage/desk/<int:entry_id>/confirm/", desk.desk_confirm, name="desk-confirm"),
+    path("<slug:slug>/manage/desk/<int:entry_id>/refuse/", desk.desk_refuse, name="desk-refuse"),
+    path(
+        "<slug:slug>/manage/desk/<int:entry_id>/withdraw/",
+        desk.desk_withdraw,
+        name="desk-withdraw",
+    ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/registration/",
+        desk.flight_registration,
+        name="flight-registration",
+    ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/draw-checked-in/",
+        desk.flight_draw_checked_in,
+        name="flight-draw-checked-in",
+    ),
     path(
         "<slug:slug>/manage/matches/<int:match_id>/result/",
         director.match_enter,

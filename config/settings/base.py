@@ -301,6 +301,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "auth_token": env.str("API_TOKEN_THROTTLE_RATE", default="20/minute"),
         "login": env.str("LOGIN_THROTTLE_RATE", default="20/minute"),
+        # An event's check-in code typed (tournaments.throttles), per user.
+        "check_in": env.str("CHECK_IN_THROTTLE_RATE", default="10/minute"),
     },
     # X-Forwarded-For entries the proxies in front add (config.security.client_ip).
     "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,

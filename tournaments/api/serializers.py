@@ -39,6 +39,8 @@ class FlightSummaryOutput(serializers.ModelSerializer):
             "lateness",
             "lateness_grace",
             "lateness_per_point",
+            "self_registration",
+            "capacity",
             "version",
         ]
 

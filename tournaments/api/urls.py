@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import lateness, views
+from . import desk, lateness, views
 
 app_name = "tournaments-api"
 
@@ -45,6 +45,33 @@ urlpatterns = [
         "entries/<int:entry_id>/withdraw/",
         views.EntryWithdrawApi.as_view(),
         name="entry-withdraw",
+    ),
+    # The night's desk and self-registration (issue 17: tournaments.api.desk).
+    path("events/<int:event_id>/desk/", desk.EventDeskApi.as_view(), name="event-desk"),
+    path("events/<int:event_id>/check-in/", desk.EventCheckInApi.as_view(), name="event-check-in"),
+    path("entries/<int:entry_id>/check-in/", desk.EntryCheckInApi.as_view(), name="entry-check-in"),
+    path("entries/<int:entry_id>/paid/", desk.EntryPaidApi.as_view(), name="entry-paid"),
+    path("entries/<int:entry_id>/confirm/", desk.EntryConfirmApi.as_view(), name="entry-confirm"),
+    path("entries/<int:entry_id>/refuse/", desk.EntryRefuseApi.as_view(), name="entry-refuse"),
+    path(
+        "entries/<int:entry_id>/withdraw-own/",
+        desk.EntryWithdrawOwnApi.as_view(),
+        name="entry-withdraw-own",
+    ),
+    path(
+        "flights/<int:flight_id>/register/",
+        desk.FlightRegisterApi.as_view(),
+        name="flight-register",
+    ),
+    path(
+        "flights/<int:flight_id>/registrations/",
+        desk.FlightRegistrationsApi.as_view(),
+        name="flight-registrations",
+    ),
+    path(
+        "flights/<int:flight_id>/draw-checked-in/",
+        desk.FlightDrawCheckedInApi.as_view(),
+        name="flight-draw-checked-in",
     ),
     path(
         "tournament-matches/<int:match_id>/",

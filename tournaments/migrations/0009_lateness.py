@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0006_entry_desk"),
+        ("tournaments", "0007_desk_registration"),
     ]
 
     operations = [

@@ -15,6 +15,8 @@ One module per audience, like the URLs (:mod:`tournaments.urls`), after Tabbycat
 * :mod:`~tournaments.pages.public` - what anyone reads, and the player page's section;
 * :mod:`~tournaments.pages.player` - a player's posts on their own matches;
 * :mod:`~tournaments.pages.director` - the director's pages and posts;
+* :mod:`~tournaments.pages.desk` - the check-in desk, a player's check-in with the
+  event's code, self-registration;
 * :mod:`~tournaments.pages.forms` - the forms of the director's pages;
 * :mod:`~tournaments.pages.common` - what they share: part names, the result typed
   into a form, how a refusal is shown.

@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -210,7 +210,9 @@ def _settings_form(event: Event, data: Any = None) -> EventSettingsForm:
 def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
     """The director's page of an event: its flights, a new flight, the unfinished
     matches with running clocks, the event's settings, the directors."""
-    event_flights = event.flights.annotate(entry_count=Count("entries", distinct=True))
+    event_flights = event.flights.annotate(
+        entry_count=Count("entries", distinct=True, filter=Q(entries__status=Entry.Status.ACTIVE))
+    )
     unfinished = _unfinished(event)
     return render(
         request,
@@ -337,6 +339,12 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
             "event": event,
             "flight": flight,
             "entries": flight_entries,
+            "active_count": sum(1 for e in flight_entries if e.status == Entry.Status.ACTIVE),
+            "checked_in_count": sum(
+                1
+                for e in flight_entries
+                if e.status == Entry.Status.ACTIVE and e.checked_in_at is not None
+            ),
             "query": query,
             "found": found,
             "round_form": RoundForm(parts=_parts(flight)),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -21,7 +21,8 @@ from django.utils.translation import gettext_lazy
 
 from games.models import Player
 from tournaments import bracketview, bridge, live, pairing, selectors
-from tournaments.models import OPEN, Event, Flight, TournamentMatch
+from tournaments.models import OPEN, Entry, Event, Flight, TournamentMatch
+from tournaments.pages import desk
 from tournaments.pages.common import CUBES, game_rows, part_title, status_text
 
 
@@ -58,7 +59,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     flights = event.flights.annotate(
-        entry_count=Count("entries", distinct=True),
+        entry_count=Count("entries", distinct=True, filter=Q(entries__status=Entry.Status.ACTIVE)),
     ).order_by("id")
     return render(
         request,
@@ -269,6 +270,8 @@ def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse
             "my_matches": _my_matches(page, Player.of_user(request.user)),
             "cubes": CUBES,
             "entries": page.entries,
+            # Self-registration (issue 17): the viewer's own and the waitlist.
+            **desk.registration_context(flight, request.user),
         }
     )
     return render(request, "tournaments/flight_detail.html", context)

@@ -15,12 +15,17 @@ re-exports nothing, so that each import says what it depends on):
 * :mod:`~tournaments.services.online` - a tournament match played online, and its result;
 * :mod:`~tournaments.services.lateness` - a flight's lateness rule, a late player's
   penalty (the opponent's starting score) or forfeit (docs/rules.md R15);
+* :mod:`~tournaments.services.desk` - check-in, the entry fee paid, the draw of the
+  checked-in players only;
+* :mod:`~tournaments.services.registration` - players' own registration, the director's
+  confirmation, the capacity and the waitlist;
 * :mod:`~tournaments.services.common` - what they share: locks, version checks, who may
   do what, the pairing package's errors as application errors.
 
 The submodules import each other without cycles (an import-linter contract checks it):
 ``common`` <- ``advancing`` <- ``entries``, ``draw``, ``results`` <- ``online``,
-``lateness``; ``events`` and ``flights`` need ``common`` only.
+``lateness``; ``events``, ``flights`` and ``registration`` need ``common`` only
+(``entries`` uses ``registration``); ``desk`` uses ``draw``.
 
 House rules (docs/architecture.md), as they apply here:
 

@@ -17,6 +17,7 @@ from tournaments import bridge, pairing
 from tournaments.models import OPEN, Entry, Flight, Format, TournamentMatch
 from tournaments.services.advancing import advance
 from tournaments.services.common import lock_flight, require_director, touch
+from tournaments.services.registration import promote_waitlist
 
 
 def entry_register(
@@ -94,7 +95,8 @@ def _late_entry(flight: Flight, entry: Entry, *, by: Any) -> None:
 
 
 def entry_withdraw(*, entry_id: int, by: Any) -> Entry:
-    """Withdraw an entry. Before the draw it is simply left out; after it the opponents
+    """Withdraw an entry. Before the draw it is simply left out (the first on the
+    flight's waitlist moves up: :mod:`tournaments.services.registration`); after it the opponents
     advance: in a bracket every later match of the entrant is a walkover (the pairing
     package's rule), in Swiss / round robin their unplayed matches are recorded as
     walkovers and a Swiss player is paired no more."""
@@ -105,13 +107,17 @@ def entry_withdraw(*, entry_id: int, by: Any) -> Entry:
         flight = lock_flight(flight_id)
         require_director(by, flight.event)
         entry = Entry.objects.select_related("player").get(pk=entry_id)
-        if entry.status == Entry.Status.WITHDRAWN:
+        if entry.status in (Entry.Status.WITHDRAWN, Entry.Status.REFUSED):
             raise Conflict("already_withdrawn", _("This entry is already withdrawn."))
         if flight.status == Flight.Status.FINISHED:
             raise Conflict("flight_finished", _("This flight is over."))
+        drawn = entry.status == Entry.Status.ACTIVE
         entry.status = Entry.Status.WITHDRAWN
         entry.save(update_fields=["status"])
-        if flight.status == Flight.Status.REGISTRATION:
+        if flight.status == Flight.Status.REGISTRATION or not drawn:
+            # Before the draw a place is freed (the waitlist moves up); a registration
+            # still waiting after the draw was never in it.
+            promote_waitlist(flight)
             touch(flight)
             return entry
         if not flight.is_bracket:
