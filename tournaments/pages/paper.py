@@ -10,7 +10,8 @@ the QR code (segno, inline SVG) that opens the flight's public page on a phone.
 * :func:`flight_standings_pdf` - the standings (Swiss, round robin) or the finishing
   order (brackets).
 
-Each sheet carries the QR code of :func:`flight_url`, as the wall does.
+Each sheet carries the QR code to the flight's page, as the wall does
+(:func:`tournaments.pages.wall.qr_svg`).
 
 What is printed is what the page shows: the flight is read through the public page's own
 functions (:func:`tournaments.pages.public._flight_or_404` and the selectors behind it),
@@ -28,21 +29,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import segno
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.clocks.pages import PRESET_CHOICES
 from tournaments import pairing, selectors
-from tournaments.models import Flight
 from tournaments.pages import public
 from tournaments.pages.common import part_title
+from tournaments.pages.wall import flight_url, qr_svg
 
 #: Paper sizes of the draw sheet (``?size=``), landscape, and the height left for one
 #: part's drawing under the sheet's heading (the page less its margins and the heading).
@@ -54,25 +52,6 @@ MIN_GAME_LINES, MAX_GAME_LINES = 5, 25
 
 class PaperUnavailable(Exception):
     """WeasyPrint cannot be loaded here (not installed, or Pango missing)."""
-
-
-def flight_url(request: HttpRequest, flight: Flight) -> str:
-    """The flight's public page as an absolute URL (what the QR codes open)."""
-    return request.build_absolute_uri(
-        reverse("tournaments:flight", kwargs={"slug": flight.event.slug, "flight_id": flight.pk})
-    )
-
-
-def qr_code(url: str) -> segno.QRCode:
-    """The QR code of ``url`` (error correction M: still read on a creased sheet)."""
-    return segno.make(url, error="m", micro=False)
-
-
-def qr_svg(url: str) -> SafeString:
-    """The QR code of ``url`` as inline SVG markup: a ``viewBox`` and one path, no size
-    (CSS sizes it) and no ``style`` or script (the Content-Security-Policy)."""
-    svg = qr_code(url).svg_inline(omitsize=True, svgclass="qr", lineclass="qr-line", border=2)
-    return mark_safe(svg)  # noqa: S308 - segno's geometry only: the URL is not in the markup
 
 
 def _weasyprint() -> Any:
