@@ -110,23 +110,16 @@ def test_the_draw_sheet_has_each_part_whole_on_one_page(en, knockout, tmp_path, 
     assert flight.event.slug in text and "Live results" in text  # the QR's caption
 
 
-def test_a_32_player_bracket_is_one_a4_page_and_renders_in_well_under_seconds(
-    en, event, director, tmp_path
-):
-    import time
-
+def test_a_32_player_bracket_is_one_a4_page(en, event, director, tmp_path):
     players = [PlayerFactory(name=f"Player {i:02d}", rating=Decimal(2000 - i)) for i in range(32)]
     flight = flight_with(event, players, match_length=5)
     flight_draw(flight_id=flight.pk, by=director)
-    started = time.perf_counter()
     response = en.get(_url("flight-draw-pdf", flight))
-    seconds = time.perf_counter() - started
     assert response.status_code == 200
     pages = pdf_pages(pdf_text(response.content, tmp_path))
     assert len(pages) == 1
     for player in players:
         assert player.name in pages[0]
-    assert seconds < 5, seconds  # bench/paper.py measures it properly
 
 
 @pytest.fixture
@@ -202,7 +195,6 @@ def test_the_qr_code_encodes_the_flights_absolute_url(en, knockout):
     assert markup.startswith("<svg") and "style" not in markup and "<script" not in markup
     page = en.get(_url("flight", flight), {"wall": "1"}).content.decode()
     assert markup in page  # the wall carries the same code, for http://testserver
-    assert url in page
 
 
 def test_without_weasyprint_the_pdfs_answer_503(en, knockout, monkeypatch):
@@ -225,3 +217,25 @@ def test_a_visitor_gets_no_pdf_of_a_draft_event(client, director):
         assert client.get(_url(name, flight)).status_code == 404
     client.force_login(director)
     assert client.get(_url("flight-standings-pdf", flight)).status_code == 200
+
+
+def test_the_director_and_public_pages_link_the_pdfs(en, knockout, director):
+    flight, _players = knockout
+    page = en.get(_url("flight", flight)).content.decode()
+    assert f'href="{_url("flight-draw-pdf", flight)}"' in page
+    assert f'href="{_url("flight-standings-pdf", flight)}"' in page
+    assert _url("flight-round-pdf", flight, number=1) not in page  # the director's sheets
+    en.force_login(director)
+    manage = en.get(
+        reverse(
+            "tournaments:flight-manage", kwargs={"slug": flight.event.slug, "flight_id": flight.pk}
+        )
+    ).content.decode()
+    links = re.findall(r'href="([^"]+\.pdf[^"]*)"', manage)
+    assert f"{_url('flight-draw-pdf', flight)}?size=a3" in links
+    assert f"{_url('flight-round-pdf', flight, number=1)}?part=main" in links
+    assert f"{_url('flight-round-pdf', flight, number=1)}?part=consolation" in links
+    for link in links:
+        response = en.get(link.replace("&amp;", "&"))
+        assert response.status_code == 200, link
+        assert response.content.startswith(b"%PDF-"), link

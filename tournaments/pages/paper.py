@@ -11,7 +11,7 @@ the QR code (segno, inline SVG) that opens the flight's public page on a phone.
   order (brackets).
 
 Each sheet carries the QR code to the flight's page, as the wall does
-(:func:`tournaments.pages.wall.qr_svg`).
+(:func:`tournaments.pages.wall.qr_code`).
 
 What is printed is what the page shows: the flight is read through the public page's own
 functions (:func:`tournaments.pages.public._flight_or_404` and the selectors behind it),
@@ -20,8 +20,8 @@ so a visitor gets no more on paper than on the screen (drafts, unpublished round
 WeasyPrint needs Pango (a system library, ``./dev services`` installs it): it is imported
 on the first PDF, not at start-up, and where it cannot load the views answer a 503 page
 saying so (:class:`PaperUnavailable`); the rest of the site runs without it. The
-renderer fetches nothing (:func:`_fetch_nothing`): the stylesheet is read from the
-static files and the drawings are inline SVG.
+renderer fetches nothing (it reads ``data:`` URLs only): the stylesheet is read from the
+static files, the drawings are inline SVG and the QR code a ``data:`` PNG.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from games.clocks.pages import PRESET_CHOICES
 from tournaments import pairing, selectors
 from tournaments.pages import public
 from tournaments.pages.common import part_title
-from tournaments.pages.wall import flight_url, qr_svg
+from tournaments.pages.wall import flight_url, qr_code
 
 #: Paper sizes of the draw sheet (``?size=``), landscape, and the height left for one
 #: part's drawing under the sheet's heading (the page less its margins and the heading).
@@ -62,18 +62,15 @@ def _weasyprint() -> Any:
     return weasyprint
 
 
-def _fetch_nothing(url: str, *args: Any, **kwargs: Any) -> Any:
-    """WeasyPrint's URL fetcher: refuses every URL (nothing on a sheet is fetched)."""
-    raise ValueError(f"not fetched: {url[:80]}")
-
-
 def render_pdf(html: str, *, base_url: str, page_css: str = "") -> bytes:
     """``html`` as PDF with the paper stylesheet and ``page_css`` (``@page`` rules)."""
     weasyprint = _weasyprint()
     sheets = [weasyprint.CSS(filename=finders.find(STYLESHEET))]
     if page_css:
         sheets.append(weasyprint.CSS(string=page_css))
-    document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=_fetch_nothing)
+    # Only data: URLs (the QR code's image) are read; nothing is fetched from anywhere.
+    fetcher = weasyprint.URLFetcher(allowed_protocols={"data"})
+    document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
     pdf: bytes = document.write_pdf(stylesheets=sheets)
     return pdf
 
@@ -108,7 +105,11 @@ def _common(request: HttpRequest, page: selectors.BracketPage) -> dict[str, Any]
         "event": page.event,
         "flight": page.flight,
         "flight_url": url,
-        "qr": qr_svg(url),
+        # One PNG for every sheet: WeasyPrint decodes it once and embeds it once, where
+        # an inline SVG is drawn again on each sheet (bench/paper.py).
+        "qr_image": qr_code(url).png_data_uri(scale=6, border=2),
+        # The URL in pieces a line can break between (no word-break: WeasyPrint is slow).
+        "flight_url_lines": [url[i : i + 40] for i in range(0, len(url), 40)],
         "printed_at": timezone.now(),
     }
 
