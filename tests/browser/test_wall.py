@@ -2,7 +2,9 @@
 real, headless Chromium: an 11-player main + consolation shows both parts at once, every
 part's box inside the window and nothing to scroll (issue 17, defect 6); a Swiss wall
 shows the current round's pairings with their tables beside the standings; a wall with
-more than fits legibly turns through its parts (the arrow keys turn it too)."""
+more than fits legibly turns through its parts (the arrow keys turn it too); the flight
+page printed by the browser (``@media print``) leaves out the site's header and forms and
+draws each part of the bracket within the paper's width."""
 
 from __future__ import annotations
 
@@ -91,9 +93,9 @@ def _assert_one_screen(seen) -> None:
     assert body_width <= inner[0] and body_height <= inner[1], seen["scroll"]
 
 
-def test_the_11_player_main_and_consolation_wall_fits_a_1920x1080_screen(screen, live_server, wait):
+def _knockout_of_11(slug: str):
     director = DirectorFactory()
-    event = EventFactory(director=director, name="Klubest", slug="klubest")
+    event = EventFactory(director=director, name="Klubest", slug=slug)
     players = [PlayerFactory(name=n, rating=Decimal(2000 - 10 * i)) for i, n in enumerate(NAMES)]
     flight = flight_with(
         event, players, format="consolation", options={"entry_rounds": 1}, match_length=3
@@ -101,7 +103,11 @@ def test_the_11_player_main_and_consolation_wall_fits_a_1920x1080_screen(screen,
     flight_draw(flight_id=flight.pk, by=director)
     for m in TournamentMatch.objects.filter(flight=flight, part="main", round=1, status="ready"):
         result_enter(match_id=m.pk, by=director, score_a=3, score_b=1)
+    return flight
 
+
+def test_the_11_player_main_and_consolation_wall_fits_a_1920x1080_screen(screen, live_server, wait):
+    flight = _knockout_of_11("klubest")
     seen = _wall(screen, wait, f"{live_server.url}/events/klubest/flights/{flight.pk}/?wall=1")
     assert [p[0] for p in seen["parts"]] == ["main", "consolation"], seen
     assert not seen["turning"] and seen["hidden"] == 0 and seen["turn"] == ""
@@ -166,3 +172,32 @@ def test_a_wall_that_cannot_fit_legibly_turns_through_its_parts(screen, live_ser
         _assert_one_screen(seen)
     assert parts[0] == "main" and parts[-1] == "consolation", parts
     assert seen["turn"] == f"1 / {total}"  # round again
+
+
+def test_the_flight_page_prints_without_the_sites_header_and_forms(browser, live_server, wait):
+    flight = _knockout_of_11("nyomtatas")
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 794, "height": 1123, "deviceScaleFactor": 1, "mobile": False},  # A4
+    )
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        browser.get(f"{live_server.url}/events/nyomtatas/flights/{flight.pk}/")
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "svg.bracket"))
+        for hidden in (".site-header", ".site-footer", "form", "p.actions"):
+            for element in browser.find_elements(By.CSS_SELECTOR, hidden):
+                assert not element.is_displayed(), hidden
+        inner = browser.execute_script("return document.documentElement.clientWidth;")
+        for svg in browser.find_elements(By.CSS_SELECTOR, "svg.bracket"):
+            box = browser.execute_script(
+                "return arguments[0].getBoundingClientRect().toJSON();", svg
+            )
+            assert box["left"] >= 0 and box["right"] <= inner + 0.5, (box, inner)
+        width = browser.execute_script("return document.documentElement.scrollWidth;")
+        assert width <= inner, (width, inner)
+        text = browser.find_element(By.TAG_NAME, "main").text
+        for name in NAMES:
+            assert name in text
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
