@@ -10,7 +10,8 @@ Run from the repository root: ``python bench/paper.py`` (it re-runs itself under
    round 1 (two parts, both on the draw sheet).
 3. Asks Django's test client for each PDF ``--rounds`` times, after one warm-up (the
    first PDF of a process loads WeasyPrint, Pango and the fonts), and prints the median
-   and worst time, the size and the pages: the draw sheet on A4 and A3, round 1's
+   and worst time (and the median CPU time of this process, which other load on the
+   machine disturbs less), the size and the pages: the draw sheet on A4 and A3, round 1's
    pairings and 16 score sheets, the finishing order.
 
 The last line is ``seconds <worst time of the 32-player draw sheet on A4>``; the goal is
@@ -90,8 +91,20 @@ def flights() -> tuple[object, list[tuple[str, object]]]:
     return director, out
 
 
-def pages_of(data: bytes) -> int:
-    return data.count(b"/Type /Page\n") or data.count(b"/Type /Page") - data.count(b"/Pages")
+def pages_of(data: bytes) -> str:
+    """The PDF's page count by ``pdfinfo`` (poppler-utils), or ``?`` without it."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    tool = shutil.which("pdfinfo")
+    if not tool:
+        return "?"
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as file:
+        file.write(data)
+        file.flush()
+        info = subprocess.run([tool, file.name], capture_output=True, text=True, check=True)  # noqa: S603 - pdfinfo on our file
+    return next((x.split()[1] for x in info.stdout.splitlines() if x.startswith("Pages:")), "?")
 
 
 def main() -> None:
@@ -132,16 +145,18 @@ def main() -> None:
         print(f"first PDF of the process (loads WeasyPrint): {time.perf_counter() - began:.2f} s")
         worst_a4 = 0.0
         for label, url in cases:
-            times = []
+            times, cpu = [], []
             for _ in range(args.rounds):
-                began = time.perf_counter()
+                began, began_cpu = time.perf_counter(), time.process_time()
                 response = client.get(url)
                 times.append(time.perf_counter() - began)
+                cpu.append(time.process_time() - began_cpu)
                 assert response.status_code == 200, (url, response.status_code)
             data = response.content
             print(
                 f"{label:24} {len(data):>9,} bytes {pages_of(data):>3} pages  "
-                f"median {statistics.median(times):.2f} s  worst {max(times):.2f} s",
+                f"median {statistics.median(times):.2f} s  worst {max(times):.2f} s  "
+                f"(CPU median {statistics.median(cpu):.2f} s)",
                 flush=True,
             )
             if label == "single draw A4":
