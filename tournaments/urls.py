@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, lateness, player, public
+from .pages import desk, director, lateness, paper, player, public
 
 app_name = "tournaments"
 
@@ -16,6 +16,22 @@ public = [
         "<slug:slug>/flights/<int:flight_id>/finishing-order.csv",
         public.flight_finishing_order_csv,
         name="flight-finishing-order-csv",
+    ),
+    # Paper (tournaments.pages.paper): what the public page shows, as PDF.
+    path(
+        "<slug:slug>/flights/<int:flight_id>/draw.pdf",
+        paper.flight_draw_pdf,
+        name="flight-draw-pdf",
+    ),
+    path(
+        "<slug:slug>/flights/<int:flight_id>/rounds/<int:number>/sheets.pdf",
+        paper.flight_round_pdf,
+        name="flight-round-pdf",
+    ),
+    path(
+        "<slug:slug>/flights/<int:flight_id>/standings.pdf",
+        paper.flight_standings_pdf,
+        name="flight-standings-pdf",
     ),
 ]
 

@@ -56,6 +56,12 @@ def test_the_demo_walls_bracket_follows_the_directors_results(browser, asgi_serv
         )
     )
     assert browser.execute_script("return window.__noReload;") == 1  # swapped, not reloaded
+    # The swapped wall is laid out again to fit the screen (static/tournaments/wall.js).
+    WebDriverWait(browser, WAIT_SECONDS).until(
+        lambda b: b.execute_script(
+            "return !!document.querySelector('#flight-wall .wall-parts.is-laid-out');"
+        )
+    )
     winner = ready.entry_a.player.name
     assert winner in browser.find_element(By.ID, "flight-wall").text
     assert browser.find_element(By.ID, "live-status").get_attribute("hidden") is not None

@@ -17,6 +17,9 @@ One module per audience, like the URLs (:mod:`tournaments.urls`), after Tabbycat
 * :mod:`~tournaments.pages.director` - the director's pages and posts;
 * :mod:`~tournaments.pages.desk` - the check-in desk, a player's check-in with the
   event's code, self-registration;
+* :mod:`~tournaments.pages.wall` - what the wall display adds, and the QR code to a
+  flight's page;
+* :mod:`~tournaments.pages.paper` - the printed sheets as PDF (WeasyPrint);
 * :mod:`~tournaments.pages.forms` - the forms of the director's pages;
 * :mod:`~tournaments.pages.common` - what they share: part names, the result typed
   into a form, how a refusal is shown.
@@ -25,7 +28,7 @@ Who sees what:
 
 * anyone: the event list, an event, a flight (bracket as SVG, ``?wall=1`` for a wall
   display, pairings and results per round as tables, standings, finishing order and its
-  CSV);
+  CSV; the draw sheet, round sheets and standings as PDF);
 * the event's directors (or superusers): the event's admin page, a flight's admin page
   and a match's admin page, and every director post. Anonymous users are sent to log
   in, anyone else gets 403 (the services check again);

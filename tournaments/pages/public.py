@@ -24,6 +24,7 @@ from tournaments import bracketview, bridge, live, pairing, selectors
 from tournaments.models import OPEN, Entry, Event, Flight, TournamentMatch
 from tournaments.pages import desk
 from tournaments.pages.common import CUBES, game_rows, part_title, status_text
+from tournaments.pages.wall import wall_context
 
 
 def round_title(name: bracketview.RoundName) -> str:
@@ -263,6 +264,7 @@ def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse
         "live_topics": live.flight_topic(flight.pk),
     }
     if wall:
+        context.update(wall_context(request, page))
         return render(request, "tournaments/flight_wall.html", context)
     context.update(
         {
