@@ -248,19 +248,19 @@ def pool_payouts(
             pct = sum(pcts[first : first + k], ZERO)
             held = min(first + k, len(pcts))
             amount = round_down(prize_pool * pct / HUNDRED / k, unit)
-            for e in group.entrants:
-                payouts.append(
-                    Payout(
-                        ranking=ranking,
-                        rank=group.rank,
-                        last=group.rank + k - 1,
-                        entrant=e,
-                        percent=pct / k,
-                        amount=amount,
-                        shared_by=k,
-                        final=group.final,
-                    )
+            payouts.extend(
+                Payout(
+                    ranking=ranking,
+                    rank=group.rank,
+                    last=group.rank + k - 1,
+                    entrant=e,
+                    percent=pct / k,
+                    amount=amount,
+                    shared_by=k,
+                    final=group.final,
                 )
+                for e in group.entrants
+            )
         unclaimed_pct += sum(pcts[held:], ZERO)
     unclaimed = round_down(prize_pool * unclaimed_pct / HUNDRED, unit)
     paid_out = sum((p.amount for p in payouts), ZERO)

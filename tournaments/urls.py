@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import director, player, public
+from .pages import director, money, player, public
 
 app_name = "tournaments"
 
@@ -16,6 +16,9 @@ public = [
         "<slug:slug>/flights/<int:flight_id>/finishing-order.csv",
         public.flight_finishing_order_csv,
         name="flight-finishing-order-csv",
+    ),
+    path(
+        "<slug:slug>/flights/<int:flight_id>/payouts/", money.flight_payouts, name="flight-payouts"
     ),
 ]
 
@@ -81,6 +84,17 @@ director = [
         director.match_set_table,
         name="match-table",
     ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/money/",
+        money.flight_money,
+        name="flight-money",
+    ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/side-pools/",
+        money.side_pool_create,
+        name="side-pool-create",
+    ),
+    path("<slug:slug>/manage/side-pools/<int:pool_id>/", money.side_pool_act, name="side-pool-act"),
 ]
 
 # "new/" before "<slug:slug>/": an event cannot be called "new" by its address.

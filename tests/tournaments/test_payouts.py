@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from decimal import Decimal as D
 
 import pytest
@@ -268,7 +269,7 @@ def pools(draw):
     places = draw(st.integers(1, 8))
     cuts = sorted(draw(st.lists(st.integers(0, 10000), min_size=places - 1, max_size=places - 1)))
     bounds = [0, *cuts, 10000]
-    pcts = sorted((D(b - a) / 100 for a, b in zip(bounds, bounds[1:], strict=False)), reverse=True)
+    pcts = sorted((D(b - a) / 100 for a, b in itertools.pairwise(bounds)), reverse=True)
     code = draw(st.sampled_from(sorted(CURRENCIES)))
     unit = currency_unit(code)
     fee = draw(st.integers(0, 100000)) * unit
@@ -301,7 +302,7 @@ def test_only_the_paid_win_and_a_better_place_never_wins_less(kwargs):
     result = pool_payouts(**kwargs)
     assert {p.entrant for p in result.payouts} <= kwargs["paid"]
     by_rank = sorted(result.payouts, key=lambda p: p.rank)
-    for better, worse in zip(by_rank, by_rank[1:], strict=False):
+    for better, worse in itertools.pairwise(by_rank):
         assert better.amount >= worse.amount  # the split goes down, so do its averages
         if better.rank == worse.rank:
             assert better.amount == worse.amount

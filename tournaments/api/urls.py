@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import money, views
 
 app_name = "tournaments-api"
 
@@ -75,5 +75,27 @@ urlpatterns = [
         "tournament-matches/<int:match_id>/start-online/",
         views.MatchStartOnlineApi.as_view(),
         name="match-start-online",
+    ),
+    path("flights/<int:flight_id>/money/", money.FlightMoneyApi.as_view(), name="flight-money"),
+    path(
+        "flights/<int:flight_id>/side-pools/",
+        money.FlightSidePoolsApi.as_view(),
+        name="flight-side-pools",
+    ),
+    path(
+        "flights/<int:flight_id>/payouts/",
+        money.FlightPayoutsApi.as_view(),
+        name="flight-payouts",
+    ),
+    path("side-pools/<int:pool_id>/", money.SidePoolDetailApi.as_view(), name="side-pool"),
+    path(
+        "side-pools/<int:pool_id>/entries/",
+        money.SidePoolEntriesApi.as_view(),
+        name="side-pool-entries",
+    ),
+    path(
+        "side-pools/<int:pool_id>/entries/<int:entry_id>/",
+        money.SidePoolEntryApi.as_view(),
+        name="side-pool-entry",
     ),
 ]
