@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.errors import ApplicationError
-from tournaments import payouts, prizes
+from tournaments import live, payouts, prizes
 from tournaments.models import Event, Flight, SidePool
 from tournaments.pages.common import act, optional_int, part_title
 from tournaments.pages.director import director_required
@@ -217,10 +217,15 @@ def _render_manage(
     for pool in context["side_pools"]:
         inside = {m.entry_id for m in pool["members"]}
         pool["others"] = [e for e in entries if e.pk not in inside]
+    form = form or _money_form(flight)
+    if flight.status == Flight.Status.FINISHED:
+        for field in form.fields.values():
+            field.disabled = True
     context.update(
-        form=form or _money_form(flight),
+        form=form,
         pool_form=pool_form or SidePoolForm(),
         locked=flight.status == Flight.Status.FINISHED,
+        live_topics=live.desk_topic(event.pk),
     )
     return render(request, "tournaments/flight_money.html", context, status=status)
 
@@ -321,4 +326,5 @@ def flight_payouts(request: HttpRequest, slug: str, flight_id: int) -> HttpRespo
         raise Http404
     context = _payout_context(flight)
     context["is_director"] = is_director
+    context["live_topics"] = live.flight_topic(flight.pk)  # the preview follows the results
     return render(request, "tournaments/flight_payouts.html", context)

@@ -13,12 +13,14 @@ re-exports nothing, so that each import says what it depends on):
 * :mod:`~tournaments.services.results` - enter, report, confirm and correct results,
   tables, the rating ledger;
 * :mod:`~tournaments.services.online` - a tournament match played online, and its result;
+* :mod:`~tournaments.services.money` - a flight's money settings (fee, house cut, split,
+  the event's currency) and its side pools (issue 17);
 * :mod:`~tournaments.services.common` - what they share: locks, version checks, who may
   do what, the pairing package's errors as application errors.
 
 The submodules import each other without cycles (an import-linter contract checks it):
-``common`` <- ``advancing`` <- ``entries``, ``draw``, ``results`` <- ``online``; ``events``
-and ``flights`` need ``common`` only.
+``common`` <- ``advancing`` <- ``entries``, ``draw``, ``results`` <- ``online``; ``events``,
+``flights`` and ``money`` need ``common`` only.
 
 House rules (docs/architecture.md), as they apply here:
 
