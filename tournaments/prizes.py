@@ -193,7 +193,8 @@ def flight_payouts(*, flight: Flight) -> FlightPayouts:
     )
     pools = []
     for pool in flight.side_pools.prefetch_related("entries").order_by("id"):
-        members = list(pool.entries.all())
+        # (An entry of another flight, put in by hand in the admin, is left out.)
+        members = [m for m in pool.entries.all() if m.entry_id in everyone]
         for member in members:
             member.entry = everyone[member.entry_id]
         in_pool = {m.entry_id for m in members if m.paid_at is not None}

@@ -373,6 +373,10 @@ def test_the_money_api(event, director):
     over = api.put(f"{base}/money/", {**body, "split": {"main": [90, 25]}}, format="json")
     assert over.status_code == 400 and over.json()["code"] == "split_not_100"
     assert over.json()["field"] == "split"
+    part = api.put(f"{base}/money/", {**body, "split": {"final": [100]}}, format="json").json()
+    assert (part["code"], part["field"]) == ("unknown_ranking", "split:final")
+    wrong = api.put(f"{base}/money/", {**body, "currency": "XYZ"}, format="json")
+    assert wrong.status_code == 400 and "currency" in wrong.json()["errors"]
     negative = api.put(f"{base}/money/", {**body, "fee": "-1"}, format="json").json()
     assert (negative["code"], negative["field"]) == ("invalid_amount", "fee")
     pool = api.post(f"{base}/side-pools/", {"name": "Jackpot", "fee": "1000"}, format="json")
@@ -397,5 +401,7 @@ def test_the_money_api(event, director):
         ("consolation", "1", "9000"),
         ("consolation", "2", "3600"),
     ]
+    assert [p["percent"] for p in out["main"]["payouts"]] == ["40", "25", "25", "10"]
     assert out["side_pools"][0]["payouts"][0]["amount"] == "700"
+    assert out["side_pools"][0]["unclaimed"] == "300"  # nobody else paid into it
     assert api.get(f"{base}/side-pools/").json()[0]["entrants"][0]["paid"] is True

@@ -41,6 +41,12 @@ def _text(amount: Decimal, unit: Decimal) -> str:
     return str(amount.quantize(unit))
 
 
+def _percent(value: Decimal) -> str:
+    """``"40"``, ``"12.5"``, ``"33.3333"``: to four decimals, no trailing zeros."""
+    text = format(value.quantize(Decimal("0.0001")), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def _split_out(split: Any) -> dict[str, list[str]]:
     return {str(k): [str(p) for p in v] for k, v in dict(split or {}).items()}
 
@@ -193,7 +199,7 @@ def _pool_result(view: prizes.PoolView, unit: Decimal) -> dict[str, Any]:
                 "entry": line.entry.pk,
                 "player": line.entry.player_id,
                 "name": line.entry.player.name,
-                "percent": str(line.payout.percent.quantize(Decimal("0.0001")).normalize()),
+                "percent": _percent(line.payout.percent),
                 "amount": _text(line.payout.amount, unit),
                 "final": line.payout.final,
             }

@@ -160,6 +160,16 @@ def _pool_rows(view: prizes.PoolView, currency: str) -> list[dict[str, Any]]:
     ]
 
 
+def _grouped(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The prize rows by part, in order (a heading row each on the page)."""
+    groups: list[dict[str, Any]] = []
+    for row in rows:
+        if not groups or groups[-1]["ranking"] != row["ranking"]:
+            groups.append({"ranking": row["ranking"], "rows": []})
+        groups[-1]["rows"].append(row)
+    return groups
+
+
 def _pool_facts(view: prizes.PoolView, currency: str) -> dict[str, Any]:
     r = view.result
     return {
@@ -184,7 +194,8 @@ def _pool_facts(view: prizes.PoolView, currency: str) -> dict[str, Any]:
             }
             for ranking, pcts in view.split.items()
         ],
-        "rows": _pool_rows(view, currency),
+        "rows": (rows := _pool_rows(view, currency)),
+        "groups": _grouped(rows),
         "unpaid": view.unpaid,
         "members": view.members,
     }
