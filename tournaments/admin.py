@@ -1,6 +1,16 @@
 from django.contrib import admin
 
-from .models import Entry, Event, Flight, FlightRound, ResultCorrection, TournamentMatch
+from .models import (
+    Entry,
+    Event,
+    Flight,
+    FlightMoney,
+    FlightRound,
+    ResultCorrection,
+    SidePool,
+    SidePoolEntry,
+    TournamentMatch,
+)
 
 
 class FlightInline(admin.TabularInline):
@@ -108,3 +118,25 @@ class ResultCorrectionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
+
+
+# Money (issue 17): set on the director's money page (its checks: split, unit, finished).
+@admin.register(FlightMoney)
+class FlightMoneyAdmin(admin.ModelAdmin):
+    list_display = ["flight", "fee", "house_percent", "house_fixed", "updated_at"]
+    search_fields = ["flight__name", "flight__event__name"]
+    raw_id_fields = ["flight"]
+
+
+class SidePoolEntryInline(admin.TabularInline):
+    model = SidePoolEntry
+    raw_id_fields = ["entry"]
+    extra = 0
+
+
+@admin.register(SidePool)
+class SidePoolAdmin(admin.ModelAdmin):
+    list_display = ["name", "flight", "fee"]
+    search_fields = ["name", "flight__name", "flight__event__name"]
+    raw_id_fields = ["flight"]
+    inlines = [SidePoolEntryInline]

@@ -86,6 +86,9 @@ class Event(models.Model):
     check_in_code = models.CharField(
         _("check-in code"), max_length=CHECK_IN_LENGTH, default=new_check_in_code
     )
+    #: ISO 4217 code of the night's money (issue 17: fees, side pools, prizes), one of
+    #: :data:`tournaments.payouts.CURRENCIES`; set with a flight's money settings.
+    currency = models.CharField(_("currency"), max_length=3, default="HUF")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -523,3 +526,95 @@ class ResultCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} @ {self.at:%Y-%m-%d %H:%M}"
+
+
+#: The split a club would use, per format (ranking -> percentages for places 1, 2, ...),
+#: offered on a flight's money settings before the director sets their own.
+DEFAULT_SPLITS: dict[str, dict[str, list[int]]] = {
+    Format.SINGLE_ELIMINATION: {"main": [50, 30, 10, 10]},
+    Format.CONSOLATION: {"main": [40, 25], "consolation": [25, 10]},
+    Format.PROGRESSIVE_CONSOLATION: {"main": [40, 25], "consolation": [25, 10]},
+    Format.LAST_CHANCE: {"main": [45, 25], "last_chance": [20, 10]},
+    Format.DOUBLE_ELIMINATION: {"main": [50, 30, 20]},
+    Format.SWISS: {"": [50, 30, 20]},
+    Format.ROUND_ROBIN: {"": [50, 30, 20]},
+}
+#: The split of a new side pool (its flight's main ranking).
+DEFAULT_SIDE_POOL_SPLIT = [70, 30]
+
+
+class FlightMoney(models.Model):
+    """A flight's money settings (issue 17; the terms: :mod:`tournaments.payouts`): the
+    entry fee, the house's cut (a percentage of what was collected plus a fixed
+    amount) and the split of the prize pool, ``{ranking: ["40", "25"]}`` (percentages
+    as text, exact). A flight without a row has no fee. Set by
+    :func:`tournaments.services.money.flight_money_set` only."""
+
+    flight = models.OneToOneField(
+        Flight, verbose_name=_("flight"), on_delete=models.CASCADE, related_name="money"
+    )
+    fee = models.DecimalField(_("entry fee"), max_digits=12, decimal_places=2, default=0)
+    house_percent = models.DecimalField(
+        _("house cut (percent)"), max_digits=5, decimal_places=2, default=0
+    )
+    house_fixed = models.DecimalField(
+        _("house cut (fixed)"), max_digits=12, decimal_places=2, default=0
+    )
+    split = models.JSONField(_("split"), default=dict, blank=True)
+    updated_at = models.DateTimeField(_("changed"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("money settings")
+        verbose_name_plural = _("money settings")
+
+    def __str__(self) -> str:
+        return f"{self.flight}: {self.fee}"
+
+
+class SidePool(models.Model):
+    """An optional pool of a flight (issue 17) with its own fee, entrants and split
+    (like :attr:`FlightMoney.split`); paid out whole, no house cut."""
+
+    flight = models.ForeignKey(
+        Flight, verbose_name=_("flight"), on_delete=models.CASCADE, related_name="side_pools"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    fee = models.DecimalField(_("fee"), max_digits=12, decimal_places=2)
+    split = models.JSONField(_("split"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("side pool")
+        verbose_name_plural = _("side pools")
+        ordering = ["flight", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "name"], name="side_pool_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.flight}: {self.name}"
+
+
+class SidePoolEntry(models.Model):
+    """An entry of the flight in one of its side pools; ``paid_at`` empty: not paid
+    (counted out of the pool)."""
+
+    pool = models.ForeignKey(
+        SidePool, verbose_name=_("side pool"), on_delete=models.CASCADE, related_name="entries"
+    )
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="side_pools"
+    )
+    paid_at = models.DateTimeField(_("paid"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("side pool entry")
+        verbose_name_plural = _("side pool entries")
+        ordering = ["pool", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "entry"], name="side_pool_entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} in {self.pool.name}"

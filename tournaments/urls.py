@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, lateness, paper, player, public
+from .pages import desk, director, lateness, money, paper, player, public
 
 app_name = "tournaments"
 
@@ -32,6 +32,9 @@ public = [
         "<slug:slug>/flights/<int:flight_id>/standings.pdf",
         paper.flight_standings_pdf,
         name="flight-standings-pdf",
+    ),
+    path(
+        "<slug:slug>/flights/<int:flight_id>/payouts/", money.flight_payouts, name="flight-payouts"
     ),
 ]
 
@@ -144,6 +147,17 @@ director = [
         lateness.flight_lateness,
         name="flight-lateness",
     ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/money/",
+        money.flight_money,
+        name="flight-money",
+    ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/side-pools/",
+        money.side_pool_create,
+        name="side-pool-create",
+    ),
+    path("<slug:slug>/manage/side-pools/<int:pool_id>/", money.side_pool_act, name="side-pool-act"),
 ]
 
 # "new/" before "<slug:slug>/": an event cannot be called "new" by its address.

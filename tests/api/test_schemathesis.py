@@ -97,7 +97,7 @@ def _seed() -> Club:
     from games.notifications import services as notifications
     from games.play import services as play
     from games.play.dice import ScriptedDice
-    from tournaments.models import Entry, Event, Flight, TournamentMatch
+    from tournaments.models import Entry, Event, Flight, SidePool, TournamentMatch
     from tournaments.services.events import event_add_director
 
     call_command("load_demo_club", stdout=StringIO())
@@ -154,6 +154,7 @@ def _seed() -> Club:
         "event_id": [event.pk],
         "flight_id": list(Flight.objects.order_by("pk").values_list("pk", flat=True)),
         "entry_id": list(Entry.objects.order_by("pk").values_list("pk", flat=True)),
+        "pool_id": list(SidePool.objects.order_by("pk").values_list("pk", flat=True)),
         "result_id": list(RatedResult.objects.order_by("-pk").values_list("pk", flat=True)[:5]),
         "notification_id": list(Notification.objects.order_by("pk").values_list("pk", flat=True)),
     }

@@ -30,3 +30,7 @@ def test_the_demo_tournament_is_loaded_once_with_its_first_round_played(client):
     assert {p for pk, p in places.items() if pk not in losers} == {(None, "", "")}
     page = client.get(f"/events/demo-kupa/flights/{flight.pk}/")
     assert page.status_code == 200 and b"<svg" in page.content
+    # Its money (issue 17): the fee in HUF, and a side pool of four who paid into it.
+    assert event.currency == "HUF" and flight.money.fee == 3000
+    (pool,) = flight.side_pools.all()
+    assert pool.entries.filter(paid_at__isnull=False).count() == 4

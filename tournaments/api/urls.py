@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, lateness, views
+from . import desk, lateness, money, views
 
 app_name = "tournaments-api"
 
@@ -112,5 +112,27 @@ urlpatterns = [
         "tournament-matches/<int:match_id>/lateness/",
         lateness.MatchLatenessApi.as_view(),
         name="match-lateness",
+    ),
+    path("flights/<int:flight_id>/money/", money.FlightMoneyApi.as_view(), name="flight-money"),
+    path(
+        "flights/<int:flight_id>/side-pools/",
+        money.FlightSidePoolsApi.as_view(),
+        name="flight-side-pools",
+    ),
+    path(
+        "flights/<int:flight_id>/payouts/",
+        money.FlightPayoutsApi.as_view(),
+        name="flight-payouts",
+    ),
+    path("side-pools/<int:pool_id>/", money.SidePoolDetailApi.as_view(), name="side-pool"),
+    path(
+        "side-pools/<int:pool_id>/entries/",
+        money.SidePoolEntriesApi.as_view(),
+        name="side-pool-entries",
+    ),
+    path(
+        "side-pools/<int:pool_id>/entries/<int:entry_id>/",
+        money.SidePoolEntryApi.as_view(),
+        name="side-pool-entry",
     ),
 ]

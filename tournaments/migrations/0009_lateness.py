@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0007_desk_registration"),
+        ("tournaments", "0008_money"),
     ]
 
     operations = [

@@ -19,13 +19,15 @@ re-exports nothing, so that each import says what it depends on):
   checked-in players only;
 * :mod:`~tournaments.services.registration` - players' own registration, the director's
   confirmation, the capacity and the waitlist;
+* :mod:`~tournaments.services.money` - a flight's money settings (fee, house cut, split,
+  the event's currency) and its side pools (issue 17);
 * :mod:`~tournaments.services.common` - what they share: locks, version checks, who may
   do what, the pairing package's errors as application errors.
 
 The submodules import each other without cycles (an import-linter contract checks it):
 ``common`` <- ``advancing`` <- ``entries``, ``draw``, ``results`` <- ``online``,
-``lateness``; ``events``, ``flights`` and ``registration`` need ``common`` only
-(``entries`` uses ``registration``); ``desk`` uses ``draw``.
+``lateness``; ``events``, ``flights``, ``money`` and ``registration`` need ``common``
+only (``entries`` uses ``registration``); ``desk`` uses ``draw``.
 
 House rules (docs/architecture.md), as they apply here:
 

@@ -6,7 +6,9 @@ played, so the event, bracket, director and player pages have something to show 
 services store the places as the results come: the main draw's first-round losers share
 5-8 and play on in the consolation). The event's director is the user ``demo-director``
 (no password: give one in the admin to log in as the director). Safe to run again: an
-existing demo event is left as it is.
+existing demo event is left as it is. Money (issue 17): a 3000 HUF entry fee, 10 % to
+the house, the format's split (main 40/25, consolation 25/10), and a 1000 HUF side pool
+of four players (the entry fees' paid flags are the desk's to tick).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tournaments.services.draw import flight_draw
 from tournaments.services.entries import entry_register
 from tournaments.services.events import event_create
 from tournaments.services.flights import flight_create, flight_round_set
+from tournaments.services.money import flight_money_set, side_pool_create, side_pool_enter
 from tournaments.services.results import result_enter
 
 SLUG = "demo-kupa"
@@ -66,6 +69,10 @@ class Command(BaseCommand):
         for player in players:
             entry_register(flight_id=flight.pk, by=director, player_id=player.pk)
         flight_draw(flight_id=flight.pk, by=director)
+        flight_money_set(flight_id=flight.pk, by=director, fee=3000, house_percent=10)
+        pool = side_pool_create(flight_id=flight.pk, by=director, name="Jackpot", fee=1000)
+        for entry in flight.entries.order_by("seed")[:4]:
+            side_pool_enter(pool_id=pool.pk, by=director, entry_id=entry.pk, paid=True)
         first = TournamentMatch.objects.filter(
             flight=flight, part="main", round=1, status=TournamentMatch.Status.READY
         ).order_by("index")
