@@ -189,9 +189,7 @@ def test_eleven_players_the_page_and_the_api_answer_409_then_200(client, event, 
 
     client.cookies["django_language"] = "en"
     client.force_login(director)
-    page = reverse(
-        "tournaments:match-correct", kwargs={"slug": event.slug, "match_id": m22.pk}
-    )
+    page = reverse("tournaments:match-correct", kwargs={"slug": event.slug, "match_id": m22.pk})
     m22.refresh_from_db()
     form = {"reason": "sheet", "score_a": str(int(m22.winner == "b")), "expected_version": ""}
     form["score_b"] = str(int(m22.winner == "a"))

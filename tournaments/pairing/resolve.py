@@ -27,7 +27,9 @@ on before withdrawing, and their later matches are theirs).
 
 Late entry: a late entrant is appended to ``seeds`` and so takes seed number
 ``len(seeds)``, i.e. the bye of the lowest seed that had one; :func:`late_entry_open` says
-whether that is still possible without changing a match already played.
+whether that is still possible without changing a match already played (and, in a
+format with a consolation or a losers' bracket, while that part has room for the late
+entrant's loser).
 
 Finishing order (:func:`finishing_order`), the convention: in each ranking (a part,
 or the three parts of a double elimination together), an entrant's **exit** is the last
@@ -286,8 +288,16 @@ def late_entry_open(
     entrant: EntrantId,
 ) -> bool:
     """Whether ``entrant`` can still join as seed ``len(seeds) + 1`` (taking a bye):
-    there is a bye left, and no slot with a recorded result would change its sides."""
+    there is a bye left, no slot with a recorded result would change its sides, and
+    where the losers of main round 1 go on (a consolation, a losers' bracket), the loser
+    of the late entrant's match has a place there too (each part is sized to its
+    entrants at the draw, with room for as many late entries as its byes)."""
     if len(seeds) >= bracket.size or entrant in seeds:
+        return False
+    first = [s for s in bracket.slots if s.round == 1 and s.part in ("main", "winners")]
+    fed = {src.slot for s in bracket.slots for src in (s.a, s.b) if src.kind == "loser"}
+    late = next(s.key for s in first if len(seeds) + 1 in (s.a.seed, s.b.seed))
+    if any(s.key in fed for s in first) and late not in fed:
         return False
     before = resolve(bracket, seeds, results, withdrawn)
     try:

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from tests.tournaments.pairing.test_brackets import FORMATS, check_finished_bracket, play_out
-from tournaments.pairing.common import is_entrant
 from tournaments.pairing import (
     EntrantId,
     PairingError,
@@ -26,6 +25,7 @@ from tournaments.pairing import (
     resolve,
     results_to_reset,
 )
+from tournaments.pairing.common import is_entrant
 
 
 def _flip(result: Result) -> Result:
