@@ -126,16 +126,19 @@ def _correct_one(flight, director, key, row) -> int:
         assert refused.value.code == "no_result"
         return 0
     depend: list[str] = []
+    refused: Conflict | None = None
     try:
         with transaction.atomic():
             result_correct(match_id=row.pk, by=director, reason="sheet", **_flip(row))
             raise _Rollback
-    except Conflict as refused:
+    except Conflict as exc:
+        refused = exc
+    except _Rollback:
+        pass
+    if refused is not None:
         assert refused.code == "later_results_depend", key
         depend = refused.extra["slots"]
         assert depend and key not in depend
-    except _Rollback:
-        pass
     if not flight.is_bracket:
         assert depend == []
     result_correct(match_id=row.pk, by=director, reason="sheet", reset_later=True, **_flip(row))
