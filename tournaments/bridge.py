@@ -9,14 +9,22 @@ entries and matches, in one place for the services (writes), the selectors and t
   whom the byes and walkovers put through.
 * :func:`match_results` and :func:`standings` - the Swiss / round robin results and
   standings (:func:`tournaments.pairing.standings`, in the flight's tie-break order).
+* :func:`round_plan` - the rounds each part of a flight has, named (which is the final).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from tournaments import pairing
-from tournaments.models import Entry, Flight, TournamentMatch
+from tournaments import bracketview, pairing
+from tournaments.models import (
+    BRACKET_FORMATS,
+    BUILDER_OPTIONS,
+    Entry,
+    Flight,
+    Format,
+    TournamentMatch,
+)
 
 
 def bracket_results(matches: Iterable[TournamentMatch]) -> dict[str, pairing.Result]:
@@ -126,3 +134,27 @@ def standings(
         match_results(matches),
         order=flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
     )
+
+
+def round_plan(flight: Flight, entries: int) -> dict[str, list[bracketview.RoundName]]:
+    """Part -> its rounds in order, named (:func:`tournaments.bracketview.round_names`).
+
+    A drawn bracket's from its stored bracket; before the draw, from the bracket that
+    ``entries`` (the entries so far, at least 2 counted) would get, which the draw may
+    change. Swiss: the flight's round count; round robin: what ``entries`` players need.
+    """
+    if flight.format == Format.SWISS:
+        total = int(flight.options.get("rounds") or 1)
+        return {"": [bracketview.RoundName("", "round", r, total) for r in range(1, total + 1)]}
+    players = max(entries, 2)
+    if flight.format == Format.ROUND_ROBIN:
+        total = players - 1 if players % 2 == 0 else players
+        return {"": [bracketview.RoundName("", "round", r, total) for r in range(1, total + 1)]}
+    if flight.bracket:
+        bracket = pairing.Bracket.from_dict(flight.bracket)
+    else:
+        options = {
+            k: flight.options[k] for k in BUILDER_OPTIONS[flight.format] if k in flight.options
+        }
+        bracket = pairing.build_bracket(BRACKET_FORMATS[flight.format], players, **options)
+    return bracketview.round_names(bracket)
