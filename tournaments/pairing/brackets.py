@@ -364,6 +364,7 @@ def _feed_in(
     def reduce(sources: list[Source], target: int) -> list[Source]:
         while len(sources) > target:
             half = max(target, bracket_size(len(sources)) // 2)
+            pairs: list[tuple[Source, Source | None]]
             if len(sources) == 2 * half:  # no bye: neighbours meet (1v2, 3v4, ...)
                 pairs = [(sources[i], sources[i + 1]) for i in range(0, len(sources), 2)]
             else:  # the byes to the top, as in a seeded bracket; never two in a match
