@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine.clock import PRESETS
 from games.errors import Conflict, NotFound, ValidationFailed
@@ -177,17 +178,25 @@ def _check_round(
         "last": numbers[-1] if numbers else 0,
         "entries": entries,
     }
+    count = len(numbers)
     if not numbers:
         message = _(
             "With the %(entries)d entries so far, %(part)s has no matches; "
             "the draw sets its rounds."
         )
     elif drawn:
-        message = _("%(part)s has %(count)d rounds, numbered %(first)d to %(last)d.")
+        message = ngettext(
+            "%(part)s has %(count)d round, numbered %(first)d to %(last)d.",
+            "%(part)s has %(count)d rounds, numbered %(first)d to %(last)d.",
+            count,
+        )
     else:
-        message = _(
+        message = ngettext(
+            "With the %(entries)d entries so far, %(part)s has %(count)d round, numbered "
+            "%(first)d to %(last)d; the draw sets the count.",
             "With the %(entries)d entries so far, %(part)s has %(count)d rounds, numbered "
-            "%(first)d to %(last)d; the draw sets the count."
+            "%(first)d to %(last)d; the draw sets the count.",
+            count,
         )
     raise ValidationFailed(
         "no_such_round",
