@@ -88,6 +88,11 @@ def test_the_flight_page_names_the_final_and_the_presets(client, event, director
     assert "Main draw: rounds 1 to 4 (3 = Semi-final, 4 = Final)" in page
     assert '<span class="round-name">Final</span>' in page
     assert '<span class="round-name">Semi-final</span>' in page
+    final = flight.matches.get(slot_key="M4-1")
+    match_page = client.get(
+        reverse("tournaments:match-manage", kwargs={"slug": event.slug, "match_id": final.pk})
+    ).content.decode()
+    assert '<span class="round-name">Final</span></h1>' in match_page
     # The lobby names the presets with the same function.
     client.force_login(UserPlayerFactory().user)
     lobby = client.get(reverse("games:lobby")).content.decode()

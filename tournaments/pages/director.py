@@ -354,6 +354,8 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
         for r in names
         if r.code != "round"
     }
+    for m in matches:  # "M4-1 Final" in the match lists
+        m.round_title = titles.get((m.part, m.round), "")  # type: ignore[attr-defined]
     rounds = [
         {
             "part": part,
@@ -523,6 +525,14 @@ def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
             "event": event,
             "flight": row.flight,
             "m": row,
+            "round_title": next(
+                (
+                    round_title(r)
+                    for r in bridge.round_plan(row.flight, 0).get(row.part, [])
+                    if r.number == row.round and r.code != "round"
+                ),
+                "",
+            ),
             "reports": reports,
             "corrections": corrections,
             "game_rows": game_rows(row.match_length),
