@@ -78,6 +78,7 @@ __all__ = [
     "english_round_title",
     "layout",
     "render_svg",
+    "round_names",
 ]
 
 # ------------------------------------------------------------------------ geometry
@@ -287,6 +288,18 @@ class PartLayout:
 
 
 # ------------------------------------------------------------------------ layout
+
+
+def round_names(bracket: Bracket) -> dict[str, list[RoundName]]:
+    """Part -> its rounds in order, named as the drawing titles its columns (for the
+    director's round settings, which say which round is the final)."""
+    out: dict[str, list[RoundName]] = {}
+    for part in bracket.parts:
+        slots = [s for s in bracket.slots if s.part == part]
+        rounds = sorted({s.round for s in slots})
+        codes = _round_codes(slots, rounds)
+        out[part] = [RoundName(part, codes[r], r, len(rounds)) for r in rounds]
+    return out
 
 
 def _round_codes(slots: list[Slot], rounds: list[int]) -> dict[int, RoundCode]:

@@ -4,17 +4,27 @@ entries and matches, in one place for the services (writes), the selectors and t
 (reads). No query here: the callers load the rows.
 
 * :func:`bracket_results` and :func:`resolve` - a bracket's recorded results and its
-  resolution (:func:`tournaments.pairing.resolve`: sides and states of every slot).
+  resolution (:func:`tournaments.pairing.resolve`: sides and states of every slot);
+  :func:`results_to_reset` - the results a correction takes away; :func:`advanced` -
+  whom the byes and walkovers put through.
 * :func:`match_results` and :func:`standings` - the Swiss / round robin results and
   standings (:func:`tournaments.pairing.standings`, in the flight's tie-break order).
+* :func:`round_plan` - the rounds each part of a flight has, named (which is the final).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from tournaments import pairing
-from tournaments.models import Entry, Flight, TournamentMatch
+from tournaments import bracketview, pairing
+from tournaments.models import (
+    BRACKET_FORMATS,
+    BUILDER_OPTIONS,
+    Entry,
+    Flight,
+    Format,
+    TournamentMatch,
+)
 
 
 def bracket_results(matches: Iterable[TournamentMatch]) -> dict[str, pairing.Result]:
@@ -39,13 +49,58 @@ def resolve(
     ``bracket``: the flight's bracket when the caller has it already (else read from
     ``flight.bracket``); ``results``: instead of the matches' (to see what a change
     would do)."""
-    entries = list(entries)
     bracket = bracket or pairing.Bracket.from_dict(flight.bracket or {})
-    seeds = [e.pk for e in sorted(entries, key=lambda e: e.seed or 0) if e.seed is not None]
-    withdrawn = {e.pk for e in entries if e.status == Entry.Status.WITHDRAWN}
+    seeds, withdrawn = _seeds(entries)
+    matches = list(matches)
     if results is None:
         results = bracket_results(matches)
-    return pairing.resolve(bracket, seeds, results, withdrawn)
+    return pairing.resolve(bracket, seeds, results, withdrawn, advanced=advanced(matches))
+
+
+def results_to_reset(
+    flight: Flight,
+    entries: Iterable[Entry],
+    matches: Iterable[TournamentMatch],
+    *,
+    changed: Mapping[str, pairing.Result],
+    bracket: pairing.Bracket | None = None,
+) -> tuple[str, ...]:
+    """The slots whose results no longer stand when ``changed`` replaces the results of
+    its slots (:func:`tournaments.pairing.results_to_reset`); ``bracket`` as for
+    :func:`resolve`."""
+    bracket = bracket or pairing.Bracket.from_dict(flight.bracket or {})
+    seeds, withdrawn = _seeds(entries)
+    matches = list(matches)
+    return pairing.results_to_reset(
+        bracket,
+        seeds,
+        bracket_results(matches),
+        withdrawn,
+        changed=changed,
+        advanced=advanced(matches),
+    )
+
+
+def advanced(matches: Iterable[TournamentMatch]) -> dict[str, int]:
+    """Slot key -> the entry each bye and withdrawal's walkover put through, as stored
+    when it was decided (the ``advanced`` of :func:`tournaments.pairing.resolve`)."""
+    out = {}
+    for m in matches:
+        if m.decided_at is None and m.status in (
+            TournamentMatch.Status.BYE,
+            TournamentMatch.Status.WALKOVER,
+        ):
+            entry = m.entry_a_id if m.winner == "a" else m.entry_b_id if m.winner == "b" else None
+            if entry is not None:
+                out[m.slot_key] = entry
+    return out
+
+
+def _seeds(entries: Iterable[Entry]) -> tuple[list[int], set[int]]:
+    """The drawn entries by seed, and the withdrawn ones."""
+    entries = list(entries)
+    seeds = [e.pk for e in sorted(entries, key=lambda e: e.seed or 0) if e.seed is not None]
+    return seeds, {e.pk for e in entries if e.status == Entry.Status.WITHDRAWN}
 
 
 def match_results(matches: Iterable[TournamentMatch]) -> list[pairing.MatchResult]:
@@ -79,3 +134,27 @@ def standings(
         match_results(matches),
         order=flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
     )
+
+
+def round_plan(flight: Flight, entries: int) -> dict[str, list[bracketview.RoundName]]:
+    """Part -> its rounds in order, named (:func:`tournaments.bracketview.round_names`).
+
+    A drawn bracket's from its stored bracket; before the draw, from the bracket that
+    ``entries`` (the entries so far, at least 2 counted) would get, which the draw may
+    change. Swiss: the flight's round count; round robin: what ``entries`` players need.
+    """
+    if flight.format == Format.SWISS:
+        total = int(flight.options.get("rounds") or 1)
+        return {"": [bracketview.RoundName("", "round", r, total) for r in range(1, total + 1)]}
+    players = max(entries, 2)
+    if flight.format == Format.ROUND_ROBIN:
+        total = players - 1 if players % 2 == 0 else players
+        return {"": [bracketview.RoundName("", "round", r, total) for r in range(1, total + 1)]}
+    if flight.bracket:
+        bracket = pairing.Bracket.from_dict(flight.bracket)
+    else:
+        options = {
+            k: flight.options[k] for k in BUILDER_OPTIONS[flight.format] if k in flight.options
+        }
+        bracket = pairing.build_bracket(BRACKET_FORMATS[flight.format], players, **options)
+    return bracketview.round_names(bracket)

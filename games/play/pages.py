@@ -41,6 +41,7 @@ from games.models import Game, Match, Player
 from games.play import alarms, interchange, selectors, services
 from games.play.boardsvg import render_board, view_from_position
 from games.play.interchange import match_export_mat
+from games.play.presets import preset_choices
 from games.players import selectors as players_selectors
 from games.ratings import selectors as ratings_selectors
 from games.web import act_and_redirect, show_refusal
@@ -65,6 +66,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "finished": selectors.match_list(status=Match.Status.FINISHED, limit=50),
             "me": Player.of_user(request.user),
             "opponents": players_selectors.player_list(),
+            "clock_presets": preset_choices(),
         },
     )
 

@@ -361,12 +361,16 @@ def test_flight_options_and_round_settings_are_validated(event, director):
     with pytest.raises(ValidationFailed) as part:
         flight_round_set(flight_id=flight.pk, by=director, part="main", number=1)
     assert part.value.code == "invalid_part"
+    # No entries yet: the final is round 1 (2 players), its reset round 2.
+    with pytest.raises(ValidationFailed) as no_round:
+        flight_round_set(flight_id=flight.pk, by=director, part="final", number=9)
+    assert no_round.value.code == "no_such_round"
     row = flight_round_set(
-        flight_id=flight.pk, by=director, part="final", number=9, match_length=11
+        flight_id=flight.pk, by=director, part="final", number=2, match_length=11
     )
     assert (row.match_length, row.clock_preset, row.clock_policy) == (11, "usbgf", "allowed")
     with pytest.raises(ValidationFailed):
-        flight_round_set(flight_id=flight.pk, by=director, part="final", number=9, match_length=99)
+        flight_round_set(flight_id=flight.pk, by=director, part="final", number=2, match_length=99)
 
 
 def test_random_draw_records_its_seed_and_repeats_with_it(director):

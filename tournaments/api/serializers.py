@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.text import format_lazy
 from rest_framework import serializers
 
 from games.engine.clock import PRESETS
+from games.play.presets import PRESETS_HELP
 from tournaments.models import ClockPolicy, Entry, Event, Flight, Format, TournamentMatch
 
 
@@ -247,6 +249,15 @@ class DirectorAddInput(serializers.Serializer):
     user = serializers.IntegerField(help_text="the user id of the new director")
 
 
+CLOCK_PRESET_HELP = format_lazy(
+    "Clock preset: which clock the matches use ({presets}); '' for none.", presets=PRESETS_HELP
+)
+CLOCK_USE_HELP = (
+    "Clock use: 'off' (no clock), 'allowed' (the players may start one) or 'required' "
+    "(matches are played with it)."
+)
+
+
 class FlightCreateInput(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     format = serializers.ChoiceField(choices=Format.choices)
@@ -256,9 +267,13 @@ class FlightCreateInput(serializers.Serializer):
     )
     match_length = serializers.IntegerField(min_value=1, max_value=25, default=5)
     clock_preset = serializers.ChoiceField(
-        choices=[("", "none"), *((name, name) for name in PRESETS)], default=""
+        choices=[("", "none"), *((name, name) for name in PRESETS)],
+        default="",
+        help_text=CLOCK_PRESET_HELP,
     )
-    clock_policy = serializers.ChoiceField(choices=ClockPolicy.choices, default=ClockPolicy.OFF)
+    clock_policy = serializers.ChoiceField(
+        choices=ClockPolicy.choices, default=ClockPolicy.OFF, help_text=CLOCK_USE_HELP
+    )
     lateness = serializers.BooleanField(default=False, help_text="lateness penalties (R15)")
     lateness_grace = serializers.IntegerField(min_value=0, max_value=60, default=5)
     lateness_per_point = serializers.IntegerField(min_value=1, max_value=60, default=5)
@@ -291,9 +306,13 @@ class FlightRoundInput(_PartInput):
     number = serializers.IntegerField(min_value=1, max_value=64)
     match_length = serializers.IntegerField(min_value=1, max_value=25, required=False)
     clock_preset = serializers.ChoiceField(
-        choices=[("", "none"), *((name, name) for name in PRESETS)], required=False
+        choices=[("", "none"), *((name, name) for name in PRESETS)],
+        required=False,
+        help_text=CLOCK_PRESET_HELP,
     )
-    clock_policy = serializers.ChoiceField(choices=ClockPolicy.choices, required=False)
+    clock_policy = serializers.ChoiceField(
+        choices=ClockPolicy.choices, required=False, help_text=CLOCK_USE_HELP
+    )
     starts_at = serializers.DateTimeField(required=False, allow_null=True)
 
 

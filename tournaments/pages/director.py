@@ -34,7 +34,7 @@ from games.models import Game, Player
 from games.play import selectors as game_selectors
 from games.play.live import match_topic
 from games.web import next_or
-from tournaments import live, pairing, selectors
+from tournaments import bracketview, bridge, live, pairing, selectors
 from tournaments.models import (
     FORMAT_PARTS,
     OPEN,
@@ -63,6 +63,7 @@ from tournaments.pages.forms import (
     FlightForm,
     RoundForm,
 )
+from tournaments.pages.public import round_title
 from tournaments.services import draw, entries, events, flights, results
 
 #: Online matches whose moves the event's page follows live, those with a clock first (a
@@ -139,6 +140,38 @@ def _parts(flight: Flight) -> tuple[str, ...]:
     if flight.bracket:
         return tuple(pairing.Bracket.from_dict(flight.bracket).parts)
     return FORMAT_PARTS[flight.format]
+
+
+def _round_plan(
+    flight: Flight, flight_entries: Sequence[Entry]
+) -> tuple[dict[str, list[bracketview.RoundName]], str]:
+    """The rounds of each part (:func:`tournaments.bridge.round_plan`) and a line for the
+    round settings saying which round is the final and the semi-final."""
+    drawn = flight.status != Flight.Status.REGISTRATION
+    count = sum(
+        1
+        for e in flight_entries
+        if (e.seed is not None if drawn else e.status != Entry.Status.WITHDRAWN)
+    )
+    plan = bridge.round_plan(flight, count)
+    lines = []
+    for part, names in plan.items():
+        named = ", ".join(
+            f"{r.number} = {round_title(r)}" for r in names if r.code in ("final", "semi_final")
+        )
+        line = _("%(part)s: rounds %(first)d to %(last)d") % {
+            "part": part_title(part),
+            "first": names[0].number,
+            "last": names[-1].number,
+        }
+        lines.append(f"{line} ({named})" if named else line)
+    text = "; ".join(lines)
+    if not drawn and flight.is_bracket:
+        text = _("With the %(count)d entries so far: %(rounds)s. The draw sets the count.") % {
+            "count": count,
+            "rounds": text,
+        }
+    return plan, text
 
 
 @login_required
@@ -316,11 +349,21 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
         {(m.part, m.round) for m in matches} | set(settings),
         key=lambda k: (_parts(flight).index(k[0]) if k[0] in _parts(flight) else 99, k[1]),
     )
+    plan, plan_help = _round_plan(flight, flight_entries)
+    titles = {
+        (p, r.number): round_title(r)
+        for p, names in plan.items()
+        for r in names
+        if r.code != "round"
+    }
+    for m in matches:  # "M4-1 Final" in the match lists
+        m.round_title = titles.get((m.part, m.round), "")  # type: ignore[attr-defined]
     rounds = [
         {
             "part": part,
             "part_title": part_title(part) if part else "",
             "number": number,
+            "title": titles.get((part, number), ""),
             "settings": settings.get((part, number)),
             "count": sum(1 for m in matches if (m.part, m.round) == (part, number)),
         }
@@ -347,7 +390,7 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
             ),
             "query": query,
             "found": found,
-            "round_form": RoundForm(parts=_parts(flight)),
+            "round_form": RoundForm(parts=_parts(flight), rounds_help=plan_help),
             "rounds": rounds,
             "open_matches": [m for m in matches if m.status in OPEN],
             "done_matches": [m for m in matches if m.decided_at is not None],
@@ -490,6 +533,14 @@ def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
             "event": event,
             "flight": row.flight,
             "m": row,
+            "round_title": next(
+                (
+                    round_title(r)
+                    for r in bridge.round_plan(row.flight, 0).get(row.part, [])
+                    if r.number == row.round and r.code != "round"
+                ),
+                "",
+            ),
             "reports": reports,
             "corrections": corrections,
             "game_rows": game_rows(row.match_length),

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy
 
-from games.engine.clock import PRESETS
+from games.play.presets import preset_choices
 from tournaments.models import BRACKET_FORMATS, BUILDER_OPTIONS, ClockPolicy, Flight, Format
 from tournaments.pages.common import part_title
 
@@ -69,7 +69,7 @@ class EventSettingsForm(forms.Form):
 
 def clock_choices(*, keep: bool = False) -> list[tuple[str, Any]]:
     choices: list[tuple[str, Any]] = [("", gettext_lazy("no clock"))]
-    choices += [(name, name) for name in PRESETS]
+    choices += preset_choices()
     if keep:
         choices.insert(0, ("-", gettext_lazy("(unchanged)")))
     return choices
@@ -83,10 +83,10 @@ class FlightForm(forms.Form):
         label=gettext_lazy("Default match length"), min_value=1, max_value=25, initial=5
     )
     clock_preset = forms.ChoiceField(
-        label=gettext_lazy("Clock"), choices=clock_choices, required=False
+        label=gettext_lazy("Clock preset"), choices=clock_choices, required=False
     )
     clock_policy = forms.ChoiceField(
-        label=gettext_lazy("Clocks"), choices=ClockPolicy.choices, initial=ClockPolicy.OFF
+        label=gettext_lazy("Clock use"), choices=ClockPolicy.choices, initial=ClockPolicy.OFF
     )
     entry_rounds = forms.TypedChoiceField(
         label=gettext_lazy("Consolation / last chance entry"),
@@ -174,13 +174,13 @@ class RoundForm(forms.Form):
         label=gettext_lazy("Match length"), min_value=1, max_value=25, required=False
     )
     clock_preset = forms.ChoiceField(
-        label=gettext_lazy("Clock"),
+        label=gettext_lazy("Clock preset"),
         choices=lambda: clock_choices(keep=True),
         initial="-",
         required=False,
     )
     clock_policy = forms.ChoiceField(
-        label=gettext_lazy("Clocks"),
+        label=gettext_lazy("Clock use"),
         choices=[("", gettext_lazy("(unchanged)")), *ClockPolicy.choices],
         required=False,
     )
@@ -191,6 +191,9 @@ class RoundForm(forms.Form):
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
     )
 
-    def __init__(self, *args: Any, parts: tuple[str, ...] = (), **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, parts: tuple[str, ...] = (), rounds_help: str = "", **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["part"].choices = [(p, part_title(p)) for p in parts]
+        self.fields["number"].help_text = rounds_help  # which round is the final

@@ -5,7 +5,7 @@
 * :mod:`~tournaments.pairing.brackets`: knockout formats (single, consolation,
   progressive consolation, last chance, double elimination) as graphs of match slots.
 * :mod:`~tournaments.pairing.resolve`: who plays whom from the draw, results and
-  withdrawals; the finishing order.
+  withdrawals; the results a correction resets; the finishing order.
 * :mod:`~tournaments.pairing.places`: each entrant's final place (main ranking and the
   other part they played), for storing on the entries.
 * :mod:`~tournaments.pairing.swiss`: Swiss pairings and round robin schedules.
@@ -39,6 +39,7 @@ from tournaments.pairing.resolve import (
     finishing_order,
     late_entry_open,
     resolve,
+    results_to_reset,
 )
 from tournaments.pairing.results import (
     GameEntry,
@@ -101,6 +102,7 @@ __all__ = [
     "finishing_order",
     "late_entry_open",
     "resolve",
+    "results_to_reset",
     "round_robin_rounds",
     "seed_order",
     "standings",

@@ -27,23 +27,33 @@ Formats (builders below; ``k`` = number of main rounds = log2(size)):
 
 * ``single``: one ``main`` part.
 * ``consolation``: main + a ``consolation`` part for the losers of main round 1, or
-  with ``entry_rounds=2`` also of round 2 (they enter consolation round 2 against its
-  round-1 winners). The main final's loser never drops: they are second of the main.
+  with ``entry_rounds=2`` also of round 2 (they join once the round-1 losers are down
+  to as many as they are). The main final's loser never drops: they are second of the
+  main.
 * ``progressive``: the losers of every main round up to ``last_entry_round`` (default
-  ``k - 1``: the semi-finals) drop into the consolation: losers of main round ``r >= 2``
-  enter consolation round ``2(r - 1)`` ("feed-in" rounds alternate with rounds among the
-  survivors, so the entries always line up; missing players are byes).
+  ``k - 1``: the semi-finals) drop into the consolation: each round's losers enter
+  against as many survivors ("feed-in" rounds alternate with rounds among the
+  survivors, so the entries line up).
 * ``last_chance``: the losers of main round 1 (``entry_rounds=2``: and round 2) play a
-  separate single-elimination ``last_chance`` part. With round-2 losers it is a bracket
-  of the main's size in which round-2 losers have a bye in its round 1, so they join in
-  its round 2, when they are free.
+  separate ``last_chance`` part, built like the consolation: round-2 losers join in
+  its second round, when they are free.
 * ``double``: ``winners`` bracket (the main draw), a ``losers`` bracket that the winners'
-  losers drop into (round 1 losers play each other in losers round 1, the losers of
-  winners round ``r >= 2`` enter losers round ``2(r - 1)``), and a ``final`` between the
+  losers drop into (round 1 losers play each other first, the losers of each later
+  winners round enter against the survivors), and a ``final`` between the
   two bracket winners. ``bracket_reset`` (default **off**): if the losers' bracket winner
   wins the final, a second final (``F2``) is played, so that nobody is out after a single
   loss. Off by default because club events rarely have the time for it; with it off the
   winners' bracket winner can be out after one loss (the final).
+
+Sizes: every part other than the main draw is sized to the entrants it gets. Only the
+main round-1 matches without a bye have a loser, so those losers alone make the part's
+first round (with the fewest byes, never two in one match; a part with fewer than two
+entrants is not built). The losers of the round-1 matches that are byes stand in for the
+part's byes, in the order late entries fill them, so that a late entrant's loser has a
+place; once those are taken, :func:`~tournaments.pairing.resolve.late_entry_open` says
+no. When round 1 leaves fewer losers than the next round brings, the round-1 losers meet
+those droppers at once and the rest of the droppers have a bye. Brackets stored before
+this sizing (a full-size part, with "bye v bye" boxes) still load and resolve.
 
 Drop-in order: entries into feed-in rounds are mirrored (reversed, then half-swapped on
 alternate rounds) so that a dropping player does not meet again at once the player they
@@ -52,7 +62,7 @@ beat or lost to; this postpones rematches, it does not forbid them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -327,25 +337,71 @@ def _mirror(sources: list[Source], feed_no: int) -> list[Source]:
     return sources[half:] + sources[:half]
 
 
-def _feed_in(part: _Part, first: list[Source], feeds: list[list[Source]]) -> Source:
-    """Build a feed-in bracket; return the source of its winner.
+def _feed_in(
+    part: _Part, first: list[Source], feeds: list[list[Source]], spare: list[Source]
+) -> Source:
+    """Build a feed-in part sized to its entrants; return the source of its winner.
 
-    ``first`` (a power of two) play each other in round 1; each list of ``feeds`` enters
-    in turn, one dropper against each survivor, after as many rounds among the survivors
-    as it takes to have as many survivors as droppers.
+    ``first`` (the real losers of main round 1, any number >= 1) play down to as many
+    as the first list of ``feeds`` has; each list of ``feeds`` (droppers, a power of two)
+    enters in turn, one dropper against each survivor; then the survivors play down to
+    one. Where the counts do not line up a real side meets a bye (the fewest byes, placed
+    as in a seeded bracket, top first), never a bye another bye. ``spare``: the losers of
+    the main round-1 matches that are byes now, in the order late entries take them
+    (:mod:`tournaments.pairing.seeding`); they stand in for the byes of the part's first
+    round, so that a late entrant's loser has a place too.
     """
-    survivors = part.knockout(first) if len(first) > 1 else list(first)
+    spare = list(spare)
+
+    def bye() -> Source:
+        return spare.pop(0) if spare else Source.bye()
+
+    def add_round(pairs: Sequence[tuple[Source, Source | None]]) -> list[Source]:
+        keys = part.add_round([(x, bye() if y is None else y) for x, y in pairs])
+        spare.clear()  # only round-1 losers stand in for byes, and only where they play
+        return [Source.winner_of(k) for k in keys]
+
+    def reduce(sources: list[Source], target: int) -> list[Source]:
+        while len(sources) > target:
+            half = max(target, bracket_size(len(sources)) // 2)
+            pairs: list[tuple[Source, Source | None]]
+            if len(sources) == 2 * half:  # no bye: neighbours meet (1v2, 3v4, ...)
+                pairs = [(sources[i], sources[i + 1]) for i in range(0, len(sources), 2)]
+            else:  # the byes to the top, as in a seeded bracket; never two in a match
+                line = bracket_line(2 * half)
+                pairs = [
+                    (
+                        sources[line[i] - 1],
+                        sources[line[i + 1] - 1] if line[i + 1] <= len(sources) else None,
+                    )
+                    for i in range(0, 2 * half, 2)
+                ]
+            sources = add_round(pairs)
+        return sources
+
+    survivors = list(first)
     for j, feed in enumerate(feeds):
-        while len(survivors) > len(feed):
-            survivors = part.knockout(survivors)
-        if len(survivors) != len(feed):  # pragma: no cover - sizes are powers of two
-            raise AssertionError("feed-in sizes do not line up")
+        survivors = reduce(survivors, len(feed))
         droppers = _mirror(feed, j)
-        keys = part.add_round(list(zip(survivors, droppers, strict=True)))
-        survivors = [Source.winner_of(k) for k in keys]
-    while len(survivors) > 1:
-        survivors = part.knockout(survivors)
-    return survivors[0]
+        # More droppers than survivors (few round-1 losers): the last droppers have a bye.
+        missing = len(droppers) - len(survivors)
+        survivors = add_round(
+            list(zip(survivors, droppers, strict=False)) + [(d, None) for d in droppers[-missing:]]
+            if missing > 0
+            else list(zip(survivors, droppers, strict=True))
+        )
+    return reduce(survivors, 1)[0]
+
+
+def _spare(size: int, n_entrants: int, first_round: list[str]) -> tuple[list[str], list[str]]:
+    """The main round-1 slots whose loser is real (both seeds entrants), in order, and
+    those that are byes, in the order late entries fill them (seed ``n + 1`` first)."""
+    line = bracket_line(size)
+    real = [k for i, k in enumerate(first_round) if max(line[2 * i], line[2 * i + 1]) <= n_entrants]
+    by_late = sorted(
+        (max(line[2 * i], line[2 * i + 1]), k) for i, k in enumerate(first_round) if k not in real
+    )
+    return real, [k for _, k in by_late]
 
 
 def _losers(keys: list[str]) -> list[Source]:
@@ -386,9 +442,11 @@ def build_progressive_consolation(
     requested = len(rounds) - 1 if last_entry_round is None else last_entry_round
     last = _last_entry(requested, len(rounds))
     slots = list(main.slots)
-    if last >= 1:
+    real, spare = _spare(size, n_entrants, rounds[0])
+    if last >= 1 and len(real) + sum(len(rounds[r]) for r in range(1, last)) >= 2:
         cons = _Part("C", "consolation")
-        _feed_in(cons, _losers(rounds[0]), [_losers(rounds[r]) for r in range(1, last)])
+        feeds = [_losers(rounds[r]) for r in range(1, last)]
+        _feed_in(cons, _losers(real), feeds, _losers(spare))
         slots += cons.slots
     return Bracket(
         "progressive", n_entrants, size, {"last_entry_round": last_entry_round}, tuple(slots)
@@ -417,22 +475,11 @@ def build_last_chance(n_entrants: int, *, entry_rounds: int = 1) -> Bracket:
     rounds = _main_draw(main, size)
     slots = list(main.slots)
     entries = _last_entry(entry_rounds, len(rounds))
-    if entries >= 1:
+    real, spare = _spare(size, n_entrants, rounds[0])
+    if entries >= 1 and len(real) + sum(len(rounds[r]) for r in range(1, entries)) >= 2:
         lc = _Part("LC", "last_chance")
-        r1 = _losers(rounds[0])
-        if entries == 1:
-            _feed_in(lc, r1, [])
-        else:
-            # Round 1 alternates a match of two round-1 losers with a round-2 loser's bye,
-            # so that round 2 is "round-1 winner v round-2 loser" all the way down.
-            r2 = _mirror(_losers(rounds[1]), 0)
-            pairs: list[tuple[Source, Source]] = []
-            for j, dropper in enumerate(r2):
-                pairs += [(r1[2 * j], r1[2 * j + 1]), (dropper, Source.bye())]
-            lc.add_round(pairs)
-            survivors = [Source.winner_of(s.key) for s in lc.slots]
-            while len(survivors) > 1:
-                survivors = lc.knockout(survivors)
+        feeds = [_losers(rounds[r]) for r in range(1, entries)]
+        _feed_in(lc, _losers(real), feeds, _losers(spare))
         slots += lc.slots
     return Bracket("last_chance", n_entrants, size, {"entry_rounds": entry_rounds}, tuple(slots))
 
@@ -444,7 +491,8 @@ def build_double_elimination(n_entrants: int, *, bracket_reset: bool = False) ->
     wb = _Part("W", "winners")
     rounds = _main_draw(wb, size)
     lb = _Part("L", "losers")
-    lb_winner = _feed_in(lb, _losers(rounds[0]), [_losers(r) for r in rounds[1:]])
+    real, spare = _spare(size, n_entrants, rounds[0])
+    lb_winner = _feed_in(lb, _losers(real), [_losers(r) for r in rounds[1:]], _losers(spare))
     # The final's rounds continue the losers' numbering, so that "eliminated in a later
     # round" means "placed higher" across the whole double-elimination ranking.
     f1 = Slot("F1", "final", lb.round + 1, 1, Source.winner_of(rounds[-1][0]), lb_winner)

@@ -21,11 +21,15 @@ play order and works out, for every slot, the two sides and the state of the mat
 Withdrawal rules (``withdrawn``): they apply only to slots without a recorded result (a
 match played before the withdrawal stands). A withdrawn entrant loses every later match
 by walkover; against a bye, or against another withdrawn entrant, nobody advances (the
-winner and the loser are byes).
+winner and the loser are byes), except that a bye or walkover already decided keeps
+the entrant it put through (``advanced``, stored by the caller: they may have played
+on before withdrawing, and their later matches are theirs).
 
 Late entry: a late entrant is appended to ``seeds`` and so takes seed number
 ``len(seeds)``, i.e. the bye of the lowest seed that had one; :func:`late_entry_open` says
-whether that is still possible without changing a match already played.
+whether that is still possible without changing a match already played (and, in a
+format with a consolation or a losers' bracket, while that part has room for the late
+entrant's loser).
 
 Finishing order (:func:`finishing_order`), the convention: in each ranking (a part,
 or the three parts of a double elimination together), an entrant's **exit** is the last
@@ -41,7 +45,7 @@ Within a group entrants are listed in the order they first appear in the ranking
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -145,15 +149,74 @@ def resolve(
     seeds: Sequence[EntrantId | None],
     results: Mapping[str, Result | str] | None = None,
     withdrawn: Collection[EntrantId] = frozenset(),
+    *,
+    advanced: Mapping[str, EntrantId] | None = None,
 ) -> dict[str, ResolvedSlot]:
     """Every slot of ``bracket`` with its sides and state, in play order.
 
     ``seeds``: entrant ids by seed (index 0 = seed 1); a missing or ``None`` seed is a bye.
     ``results``: slot key -> :class:`Result` or just ``"a"``/``"b"``.
+    ``advanced``: slot key -> the entrant who went through a bye or a walkover when it
+    was decided, as the caller stored it (see "Withdrawal rules").
     Raises ``PairingError`` ``too_many_entrants``, ``duplicate_entrant``, ``unknown_slot``
     or ``result_not_expected`` (a result for a slot that is pending or has a bye).
     """
-    results = results or {}
+    return _walk(bracket, seeds, results or {}, withdrawn, advanced=advanced)
+
+
+def results_to_reset(
+    bracket: Bracket,
+    seeds: Sequence[EntrantId | None],
+    results: Mapping[str, Result | str],
+    withdrawn: Collection[EntrantId] = frozenset(),
+    *,
+    changed: Mapping[str, Result | str],
+    advanced: Mapping[str, EntrantId] | None = None,
+) -> tuple[str, ...]:
+    """The recorded results that no longer stand when the slots of ``changed`` get those
+    results instead of theirs (a director's correction), in play order.
+
+    A later result stands while its slot keeps the two sides it was played by. A slot
+    that loses them (an entrant moved in or out, or a side no longer known because a
+    result before it is reset) loses its result, and so in turn do the slots that hang on
+    it. The slots are walked once in play order, so each slot's sides are seen with every
+    reset before it applied: exactly the results that depend on the change, no more and
+    no fewer. ``changed`` itself is never reset; each of its slots must have a result
+    (``result_not_expected`` otherwise). Raises as :func:`resolve` does for the results
+    before the change.
+    """
+    before = _walk(bracket, seeds, results, withdrawn, advanced=advanced)
+    for key in changed:
+        bracket.slot(key)  # unknown_slot
+        if before[key].status not in ("played", "walkover"):
+            raise PairingError("result_not_expected", "no match to correct here", slot=key)
+    reset: list[str] = []
+
+    def stands(slot: Slot, a: Side, b: Side) -> bool:
+        if slot.key in changed:
+            return True
+        if (a, b) == (before[slot.key].a, before[slot.key].b):
+            return True
+        reset.append(slot.key)
+        return False
+
+    _walk(bracket, seeds, {**results, **changed}, withdrawn, advanced=advanced, stands=stands)
+    return tuple(reset)
+
+
+def _walk(
+    bracket: Bracket,
+    seeds: Sequence[EntrantId | None],
+    results: Mapping[str, Result | str],
+    withdrawn: Collection[EntrantId],
+    *,
+    advanced: Mapping[str, EntrantId] | None = None,
+    stands: Callable[[Slot, Side, Side], bool] | None = None,
+) -> dict[str, ResolvedSlot]:
+    """:func:`resolve`'s walk. ``stands(slot, a, b)``, asked for each slot with a recorded
+    result once its sides are known: whether the result still counts (``False``: the
+    slot is resolved as if it had none). ``strict=False``: a result where none is
+    expected is left out instead of refused."""
     if len(seeds) > bracket.size:
         raise PairingError("too_many_entrants", f"the bracket has {bracket.size} places")
     ids = [s for s in seeds if s is not None]
@@ -162,6 +225,7 @@ def resolve(
     for key in results:
         bracket.slot(key)  # unknown_slot
     out: dict[str, ResolvedSlot] = {}
+    advanced = advanced or {}
 
     def side_of(src: Source) -> Side:
         if src.kind == "seed":
@@ -181,14 +245,17 @@ def resolve(
             elif first.winner_side != "b":
                 b = BYE  # the reset is not needed: its side a is the champion already
         recorded = results.get(slot.key)
+        if recorded is not None and stands is not None and not stands(slot, a, b):
+            recorded = None
         res: ResolvedSlot
         if a is None or b is None:
             res = ResolvedSlot(slot, a, b, "pending")
         elif isinstance(a, Bye) or isinstance(b, Bye):
             win: SideName | None = None
-            if is_entrant(a) and a not in withdrawn:
+            went = advanced.get(slot.key)
+            if is_entrant(a) and (a not in withdrawn or a == went):
                 win = "a"
-            elif is_entrant(b) and b not in withdrawn:
+            elif is_entrant(b) and (b not in withdrawn or b == went):
                 win = "b"
             res = ResolvedSlot(slot, a, b, "bye", win)
         elif recorded is not None:
@@ -197,7 +264,9 @@ def resolve(
             res = ResolvedSlot(slot, a, b, status, result.winner)
         elif a in withdrawn or b in withdrawn:
             if a in withdrawn and b in withdrawn:
-                res = ResolvedSlot(slot, a, b, "walkover", None)
+                went = advanced.get(slot.key)
+                both: SideName | None = "a" if a == went else "b" if b == went else None
+                res = ResolvedSlot(slot, a, b, "walkover", both)
             else:
                 res = ResolvedSlot(slot, a, b, "walkover", "b" if a in withdrawn else "a")
         else:
@@ -219,8 +288,16 @@ def late_entry_open(
     entrant: EntrantId,
 ) -> bool:
     """Whether ``entrant`` can still join as seed ``len(seeds) + 1`` (taking a bye):
-    there is a bye left, and no slot with a recorded result would change its sides."""
+    there is a bye left, no slot with a recorded result would change its sides, and
+    where the losers of main round 1 go on (a consolation, a losers' bracket), the loser
+    of the late entrant's match has a place there too (each part is sized to its
+    entrants at the draw, with room for as many late entries as its byes)."""
     if len(seeds) >= bracket.size or entrant in seeds:
+        return False
+    first = [s for s in bracket.slots if s.round == 1 and s.part in ("main", "winners")]
+    fed = {src.slot for s in bracket.slots for src in (s.a, s.b) if src.kind == "loser"}
+    late = next(s.key for s in first if len(seeds) + 1 in (s.a.seed, s.b.seed))
+    if any(s.key in fed for s in first) and late not in fed:
         return False
     before = resolve(bracket, seeds, results, withdrawn)
     try:

@@ -10,17 +10,20 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine.clock import PRESETS
 from games.errors import Conflict, NotFound, ValidationFailed
 from games.play import services as game_services
-from tournaments import live, pairing
+from tournaments import bridge, live, pairing
+from tournaments.bracketview import RoundName
 from tournaments.messages import pairing_message
 from tournaments.models import (
     BRACKET_FORMATS,
     BUILDER_OPTIONS,
     FORMAT_PARTS,
     ClockPolicy,
+    Entry,
     Event,
     Flight,
     FlightRound,
@@ -172,6 +175,48 @@ def flight_create(
         return flight
 
 
+def _check_round(
+    rounds: list[RoundName], *, part: str, number: int, drawn: bool, entries: int
+) -> None:
+    """Refuse a round the part does not have (``no_such_round``, with the part's round
+    numbers in ``extra``); before the draw, as the entries so far would have it."""
+    numbers = [r.number for r in rounds]
+    if number in numbers:
+        return
+    args = {
+        "part": part or _("the flight"),
+        "count": len(numbers),
+        "first": numbers[0] if numbers else 0,
+        "last": numbers[-1] if numbers else 0,
+        "entries": entries,
+    }
+    count = len(numbers)
+    if not numbers:
+        message = _(
+            "With the %(entries)d entries so far, %(part)s has no matches; "
+            "the draw sets its rounds."
+        )
+    elif drawn:
+        message = ngettext(
+            "%(part)s has %(count)d round, numbered %(first)d to %(last)d.",
+            "%(part)s has %(count)d rounds, numbered %(first)d to %(last)d.",
+            count,
+        )
+    else:
+        message = ngettext(
+            "With the %(entries)d entries so far, %(part)s has %(count)d round, numbered "
+            "%(first)d to %(last)d; the draw sets the count.",
+            "With the %(entries)d entries so far, %(part)s has %(count)d rounds, numbered "
+            "%(first)d to %(last)d; the draw sets the count.",
+            count,
+        )
+    raise ValidationFailed(
+        "no_such_round",
+        message % args,
+        extra={"rounds": len(numbers), "numbers": numbers, "drawn": drawn},
+    )
+
+
 def flight_round_set(
     *,
     flight_id: int,
@@ -185,14 +230,20 @@ def flight_round_set(
 ) -> FlightRound:
     """Set the match length, clock and start time of one round of one part of a flight
     (``None`` leaves a setting as it was; a new round starts from the flight's defaults).
+    Only a round the part has (``no_such_round``: a drawn flight's rounds; before the
+    draw, those the entries so far would give, as :func:`tournaments.bridge.round_plan`).
     A new length applies to the round's matches that have not started (no result, report
     or online match)."""
     with transaction.atomic():
         flight = lock_flight(flight_id)
         require_director(by, flight.event)
-        parts = FORMAT_PARTS[flight.format]
-        if flight.bracket:
-            parts = pairing.Bracket.from_dict(flight.bracket).parts
+        drawn = flight.status != Flight.Status.REGISTRATION
+        entries = flight.entries.exclude(status=Entry.Status.WITHDRAWN)
+        if drawn:
+            entries = flight.entries.filter(seed__isnull=False)
+        count = entries.count()
+        plan = bridge.round_plan(flight, count)
+        parts = tuple(plan) if drawn else FORMAT_PARTS[flight.format]
         if part not in parts:
             raise ValidationFailed(
                 "invalid_part",
@@ -200,6 +251,7 @@ def flight_round_set(
             )
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
             raise ValidationFailed("invalid_round", _("Rounds are numbered from 1."))
+        _check_round(plan.get(part, []), part=part, number=number, drawn=drawn, entries=count)
         if match_length is not None:
             _check_length(match_length)
         current = FlightRound.objects.filter(flight=flight, part=part, number=number).first()

@@ -368,33 +368,29 @@ def result_correct(
 def _later_results_to_reset(
     flight: Flight, row: TournamentMatch, new: Mapping[str, Any]
 ) -> list[TournamentMatch]:
-    """The later matches of a bracket whose players would change with ``row``'s new
-    result and that already have a result, a report or an online match: found again
-    after each round of resets, since clearing one moves the players after it too."""
+    """The later matches of a bracket that ``row``'s new result takes players from: those
+    with a result that no longer stands (:func:`tournaments.pairing.results_to_reset`:
+    it moves their players, or a reset before them does), and those without one but
+    with a report or an online match whose players change. In play order."""
     rows = list(flight.matches.all())
     entries = list(flight.entries.all())
-    sides = {m.slot_key: (m.entry_a_id, m.entry_b_id) for m in rows}
-    results = bridge.bracket_results(rows)
-    results[row.slot_key] = pairing.Result(new["winner"], bool(new.get("walkover")))
-    found: dict[str, TournamentMatch] = {}
-    while True:
-        after = bridge.resolve(flight, entries, rows, results=results)
-        blocked = [
-            m
-            for m in rows
-            if m.pk != row.pk
-            and m.slot_key not in found
-            and (m.decided_at or m.report_a or m.report_b or m.online_match_id)
-            and sides[m.slot_key]
-            != tuple(
-                e if is_entrant(e) else None for e in (after[m.slot_key].a, after[m.slot_key].b)
-            )
-        ]
-        if not blocked:
-            return sorted(found.values(), key=lambda m: (m.round, m.part, m.index))
-        for m in blocked:
-            found[m.slot_key] = m
-            results.pop(m.slot_key, None)
+    bracket = pairing.Bracket.from_dict(flight.bracket)
+    changed = {row.slot_key: pairing.Result(new["winner"], bool(new.get("walkover")))}
+    reset = set(bridge.results_to_reset(flight, entries, rows, changed=changed, bracket=bracket))
+    kept = {k: v for k, v in bridge.bracket_results(rows).items() if k not in reset}
+    after = bridge.resolve(flight, entries, rows, bracket=bracket, results=kept | changed)
+    found = []
+    for m in rows:
+        if m.slot_key in reset:
+            found.append(m)
+        elif m.decided_at is None and (m.report_a or m.report_b or m.online_match_id):
+            rs = after[m.slot_key]
+            if (m.entry_a_id, m.entry_b_id) != tuple(
+                e if is_entrant(e) else None for e in (rs.a, rs.b)
+            ):
+                found.append(m)
+    order = {s.key: i for i, s in enumerate(bracket.slots)}
+    return sorted(found, key=lambda m: order[m.slot_key])
 
 
 def match_set_table(*, match_id: int, by: Any, table: int | None) -> TournamentMatch:

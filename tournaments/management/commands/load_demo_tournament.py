@@ -64,10 +64,11 @@ class Command(BaseCommand):
             options={"entry_rounds": 1},
             match_length=5,
         )
-        flight_round_set(flight_id=flight.pk, by=director, part="main", number=2, match_length=7)
-        flight_round_set(flight_id=flight.pk, by=director, part="main", number=3, match_length=9)
         for player in players:
             entry_register(flight_id=flight.pk, by=director, player_id=player.pk)
+        # Round settings once the entries say how many rounds there are.
+        flight_round_set(flight_id=flight.pk, by=director, part="main", number=2, match_length=7)
+        flight_round_set(flight_id=flight.pk, by=director, part="main", number=3, match_length=9)
         flight_draw(flight_id=flight.pk, by=director)
         flight_money_set(flight_id=flight.pk, by=director, fee=3000, house_percent=10)
         pool = side_pool_create(flight_id=flight.pk, by=director, name="Jackpot", fee=1000)
