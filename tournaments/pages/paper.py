@@ -36,7 +36,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.clocks.pages import PRESET_CHOICES
+from games.play.presets import preset_label
 from tournaments import pairing, selectors
 from tournaments.pages import public
 from tournaments.pages.common import part_title
@@ -119,7 +119,7 @@ def _no_href(_match: Any) -> str:
 
 
 def _clock_name(preset: str) -> str:
-    return str(dict(PRESET_CHOICES).get(preset, preset)) if preset else ""
+    return preset_label(preset)
 
 
 def flight_draw_pdf(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse:
