@@ -270,6 +270,27 @@ def event_update(request: HttpRequest, event: Event) -> HttpResponseRedirect:
 
 @director_required
 @require_POST
+def event_status(request: HttpRequest, event: Event, action: str) -> HttpResponseRedirect:
+    """Publish the event, end it (a ticked ``confirm`` box: ending is the director's
+    act, never a finished flight's) or reopen it."""
+    if action == "finish" and request.POST.get("confirm") != "on":
+        messages.error(request, _("Tick the box to confirm that the event is over."))
+        return redirect(_manage_url(event))
+    service, done = {
+        "publish": (events.event_publish, _("The event is published: everyone sees it.")),
+        "finish": (events.event_finish, _("The event is over.")),
+        "reopen": (events.event_reopen, _("The event is open again.")),
+    }[action]
+    return act(
+        request,
+        lambda: service(event_id=event.pk, by=request.user),
+        to=_manage_url(event),
+        success=done,
+    )
+
+
+@director_required
+@require_POST
 def event_add_director(request: HttpRequest, event: Event) -> HttpResponseRedirect:
     form = DirectorForm(request.POST)
     if not form.is_valid():
@@ -426,7 +447,12 @@ def flight_draw(request: HttpRequest, event: Event, flight_id: int) -> HttpRespo
         return redirect(_flight_manage_url(event, flight.pk))
     return act(
         request,
-        lambda: draw.flight_draw(flight_id=flight.pk, by=request.user, seed=seed),
+        lambda: draw.flight_draw(
+            flight_id=flight.pk,
+            by=request.user,
+            seed=seed,
+            publish=request.POST.get("publish", "first"),
+        ),
         to=_flight_manage_url(event, flight.pk),
         success=_("The draw is made."),
     )

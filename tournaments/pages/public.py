@@ -48,7 +48,10 @@ def _labels() -> bracketview.Labels:
 
 
 def event_list(request: HttpRequest) -> HttpResponse:
-    events = Event.objects.annotate(flight_count=Count("flights"))
+    """The events: the published ones, and the drafts the viewer directs."""
+    events = selectors.visible_events(request.user).annotate(
+        flight_count=Count("flights", distinct=True)
+    )
     can_create = request.user.is_authenticated and request.user.has_perm("tournaments.add_event")
     return render(
         request, "tournaments/event_list.html", {"events": events, "can_create": can_create}
@@ -57,6 +60,8 @@ def event_list(request: HttpRequest) -> HttpResponse:
 
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
+    if not selectors.event_visible(event, request.user):
+        raise Http404
     flights = event.flights.annotate(
         entry_count=Count("entries", distinct=True),
     ).order_by("id")
@@ -73,9 +78,11 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _flight_or_404(slug: str, flight_id: int) -> selectors.BracketPage:
+def _flight_or_404(slug: str, flight_id: int, viewer: Any) -> selectors.BracketPage:
+    """The flight as ``viewer`` may see it (a draft event's: its directors only; the
+    unpublished rounds: hidden from the others, :func:`selectors.flight_bracket`)."""
     try:
-        page = selectors.flight_bracket(flight_id=flight_id)
+        page = selectors.flight_bracket(flight_id=flight_id, viewer=viewer)
     except Flight.DoesNotExist:
         raise Http404 from None
     if page.event.slug != slug:
@@ -99,6 +106,7 @@ def _brackets(
     """The flight's bracket parts drawn as SVG, the round titles by (part, round), and the
     finishing order by ranking (from the same resolution, no query)."""
     bracket, resolved = _resolved(page)
+    drawn = selectors.hide_unpublished(resolved, page.hidden) if page.hidden else resolved
     names = {e.pk: e.player.name for e in page.entries}
     details = {
         m.slot_key: bracketview.SlotDetail(
@@ -111,7 +119,7 @@ def _brackets(
         for m in page.matches
     }
     layouts = bracketview.layout(
-        bracket, resolved, names, details=details, round_title=round_title, labels=_labels()
+        bracket, drawn, names, details=details, round_title=round_title, labels=_labels()
     )
     parts = []
     titles: dict[tuple[str, int], str] = {}
@@ -228,10 +236,10 @@ def _my_matches(page: selectors.BracketPage, me: Player | None) -> list[dict[str
 def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse:
     """The bracket (SVG) or the Swiss / round robin standings, pairings and results per
     round, the finishing order; ``?wall=1``: the bracket full screen for a wall display."""
-    page = _flight_or_404(slug, flight_id)
+    page = _flight_or_404(slug, flight_id, request.user)
     flight = page.flight
     wall = request.GET.get("wall") == "1"
-    is_director = page.event.is_director(request.user)
+    is_director = page.is_director
 
     def href(m: TournamentMatch) -> str:
         if wall:
@@ -276,7 +284,7 @@ def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse
 
 def flight_finishing_order_csv(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse:
     flight = get_object_or_404(Flight.objects.select_related("event"), pk=flight_id)
-    if flight.event.slug != slug:
+    if flight.event.slug != slug or not selectors.event_visible(flight.event, request.user):
         raise Http404
     text = selectors.flight_finishing_order_csv(flight=flight)
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")

@@ -88,7 +88,8 @@ def advance(
     notify += [
         m
         for m in rows
-        if (m.part, m.round) in opened and m.status == TournamentMatch.Status.READY
+        if (m.part, m.round) in opened
+        and m.status == TournamentMatch.Status.READY
         and m not in notify
     ]
     _notify_ready(flight, notify, entries)

@@ -250,9 +250,7 @@ def round_publish(
         advance(
             flight,
             notify_rows=list(
-                flight.matches.filter(
-                    part=part, round=number, status=TournamentMatch.Status.READY
-                )
+                flight.matches.filter(part=part, round=number, status=TournamentMatch.Status.READY)
             ),
         )
         return row
