@@ -42,7 +42,7 @@ class FlightAdmin(admin.ModelAdmin):
 class EntryAdmin(admin.ModelAdmin):
     list_display = ["player", "flight", "seed", "rating", "status", "late", "place_label"]
     list_filter = ["status", "late"]
-    search_fields = ["player__name", "flight__name"]
+    search_fields = ["player__name", "player__search_name", "flight__name"]
     raw_id_fields = ["player", "flight"]
     # Places are written by the services from the results.
     readonly_fields = ["seed", "place", "place_label", "side_part", "side_place_label"]

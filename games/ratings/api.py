@@ -33,7 +33,7 @@ class LeaderboardApi(APIView):
             OpenApiParameter("club", str),
             OpenApiParameter("period", str, enum=list(ratings_selectors.PERIODS)),
             OpenApiParameter("min_experience", int),
-            OpenApiParameter("name", str, description="A part of the name, any case."),
+            OpenApiParameter("name", str, description="A part of the name, any case, any accents."),
         ],
         responses=LeaderboardRowOutput(many=True),
     )

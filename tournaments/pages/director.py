@@ -320,7 +320,7 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
         entered = {e.player_id for e in flight_entries}
         found = [
             p
-            for p in Player.objects.filter(name__icontains=query, is_active=True).order_by("name")[
+            for p in Player.search(query).filter(is_active=True).order_by("name")[
                 : SEARCH_LIMIT + len(entered)
             ]
             if p.pk not in entered
