@@ -21,12 +21,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games.csvfile import Cell, csv_text
 from games.ratings.sources import is_rated
@@ -209,15 +210,39 @@ def flight_finishing_order(*, flight: Flight) -> dict[str, list[PlaceRow]]:
     }
 
 
-def flight_finishing_order_csv(*, flight: Flight) -> str:
-    """The finishing order as CSV (``place,name,ranking``), one line per player, for
-    federation ranking submissions."""
-    rows: list[list[Cell]] = [["place", "name", "ranking"]]
+def flight_finishing_order_csv(*, flight: Flight, part_title: Callable[[str], str] = str) -> str:
+    """The finishing order as CSV, one line per player, for federation ranking
+    submissions: place, player id, name, club, country, the part's readable name
+    (``part_title``: the pages' words for it), the ranking's code; headers in the
+    active language; a UTF-8 byte-order mark first, so that Excel reads the accents."""
+    rows: list[list[Cell]] = [
+        [
+            _("Place"),
+            _("Player id"),
+            _("Name"),
+            _("Club"),
+            _("Country"),
+            _("Part"),
+            _("Ranking code"),
+        ]
+    ]
     for ranking, places in flight_finishing_order(flight=flight).items():
+        title = part_title(ranking) if ranking else flight.name  # Swiss: the flight
         for place in places:
-            rows.extend([place.label, entry.player.name, ranking] for entry in place.entries)
+            rows.extend(
+                [
+                    place.label,
+                    entry.player_id,
+                    entry.player.name,
+                    entry.player.club,
+                    entry.player.country,
+                    title,
+                    ranking,
+                ]
+                for entry in place.entries
+            )
     # Names are typed by people: csv_text keeps a name like "=HYPERLINK(...)" text.
-    return csv_text(rows)
+    return csv_text(rows, bom=True)
 
 
 def flight_season_points(*, flight: Flight) -> list[tuple[Entry, int]]:

@@ -186,9 +186,7 @@ def test_a_round_two_shown_by_a_bye_stays_hidden_until_published(client, event, 
     assert shown(client) == 2  # the director also sees round 2
 
 
-def test_an_unpublished_swiss_round_one_is_hidden_until_the_director_publishes_it(
-    event, director
-):
+def test_an_unpublished_swiss_round_one_is_hidden_until_the_director_publishes_it(event, director):
     players = rated_players(4, with_login=True)
     flight = flight_with(event, players, format="swiss", options={"rounds": 2})
     flight_draw(flight_id=flight.pk, by=director, publish="none")

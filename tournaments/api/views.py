@@ -29,6 +29,7 @@ from games.api.common import ErrorOutput, error_responses, query_choice
 from games.errors import NotFound
 from tournaments import selectors
 from tournaments.models import Entry, Event, Flight, TournamentMatch
+from tournaments.pages.common import part_title
 from tournaments.services.draw import flight_draw, round_publish
 from tournaments.services.entries import entry_register, entry_withdraw
 from tournaments.services.events import (
@@ -345,7 +346,8 @@ class FlightStandingsApi(APIView):
 
 class FlightFinishingOrderApi(APIView):
     """The full finishing order of every ranking of the flight (for federation
-    submissions). ``?as=csv``: the same as CSV (place, name, ranking). (Not ``format``:
+    submissions). ``?as=csv``: the same as CSV (place, player id, name, club, country, part, ranking
+    code; translated headers, a UTF-8 byte-order mark). (Not ``format``:
     DRF keeps that parameter for choosing among its own renderers.)"""
 
     permission_classes = [permissions.AllowAny]
@@ -356,7 +358,7 @@ class FlightFinishingOrderApi(APIView):
         ],
         responses={
             (200, "application/json"): OpenApiResponse(PlaceOutput(many=True)),
-            # ?as=csv: the same rows as a CSV file (place, name, ranking).
+            # ?as=csv: the same rows as a CSV file (place, player id, name, club, ...).
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="?as=csv"),
             (404, "application/json"): ErrorOutput,
         },
@@ -365,7 +367,7 @@ class FlightFinishingOrderApi(APIView):
         flight = _visible_flight(request, flight_id)
         if query_choice(request, "as", ["csv"]) == "csv":
             response = HttpResponse(
-                selectors.flight_finishing_order_csv(flight=flight),
+                selectors.flight_finishing_order_csv(flight=flight, part_title=part_title),
                 content_type="text/csv; charset=utf-8",
             )
             response["Content-Disposition"] = f'attachment; filename="flight-{flight.pk}.csv"'

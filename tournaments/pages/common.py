@@ -40,6 +40,29 @@ def status_text(row: TournamentMatch) -> str:
     return ""
 
 
+def result_sentence(result: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A result of the correction log in words: "Kiss Anna won 9-2", "Kiss Anna won by
+    walkover", "Kiss Anna had a bye", "no result". ``names``: ``"a"``/``"b"`` -> the
+    player of each side (of the result's own entries)."""
+    winner = result.get("winner") or ""
+    status = result.get("status")
+    name = names.get(winner, "")
+    if status == TournamentMatch.Status.WALKOVER and name:
+        return _("%(name)s won by walkover") % {"name": name}
+    if status == TournamentMatch.Status.BYE and name:
+        return _("%(name)s had a bye") % {"name": name}
+    if status == TournamentMatch.Status.CONFIRMED and name:
+        mine, theirs = (
+            (result.get("score_a"), result.get("score_b"))
+            if winner == "a"
+            else (result.get("score_b"), result.get("score_a"))
+        )
+        if mine is None or theirs is None:
+            return _("%(name)s won") % {"name": name}
+        return _("%(name)s won %(won)s\u2013%(lost)s") % {"name": name, "won": mine, "lost": theirs}
+    return _("no result")
+
+
 def explain_refusal(exc: ApplicationError) -> str:
     """A service's refusal as the pages show it (``explain`` of :mod:`games.web`): its
     message, and the details people need (the opponent's report when two reports

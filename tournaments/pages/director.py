@@ -54,6 +54,7 @@ from tournaments.pages.common import (
     part_title,
     posted_version,
     result_input,
+    result_sentence,
     status_text,
 )
 from tournaments.pages.forms import (
@@ -320,9 +321,9 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
         entered = {e.player_id for e in flight_entries}
         found = [
             p
-            for p in Player.search(query).filter(is_active=True).order_by("name")[
-                : SEARCH_LIMIT + len(entered)
-            ]
+            for p in Player.search(query)
+            .filter(is_active=True)
+            .order_by("name")[: SEARCH_LIMIT + len(entered)]
             if p.pk not in entered
         ][:SEARCH_LIMIT]
     settings = {(r.part, r.number): r for r in flight.rounds.all()}
@@ -479,6 +480,37 @@ def round_publish(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
     )
 
 
+def _correction_lines(row: TournamentMatch) -> list[dict[str, Any]]:
+    """The match's corrections, newest first, each old and new result in words
+    (:func:`result_sentence`, with the players of the result's own entries). Two
+    queries."""
+    corrections = list(row.corrections.select_related("by").order_by("-at", "-id"))
+    ids = {
+        value
+        for c in corrections
+        for result in (c.old, c.new)
+        for value in (result.get("entry_a"), result.get("entry_b"))
+        if isinstance(value, int)
+    }
+    ids |= {pk for pk in (row.entry_a_id, row.entry_b_id) if pk is not None}
+    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+
+    def sides(result: dict[str, Any]) -> dict[str, str]:
+        # Corrections stored before the entries were kept: the match's sides now.
+        a = result.get("entry_a", row.entry_a_id)
+        b = result.get("entry_b", row.entry_b_id)
+        return {"a": names.get(a, ""), "b": names.get(b, "")}
+
+    return [
+        {
+            "c": c,
+            "old": result_sentence(c.old, sides(c.old)),
+            "new": result_sentence(c.new, sides(c.new)),
+        }
+        for c in corrections
+    ]
+
+
 @director_required
 def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
     """One match: enter, confirm or correct its result (with the audit list), set its
@@ -490,7 +522,7 @@ def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         pk=match_id,
         flight__event=event,
     )
-    corrections = list(row.corrections.select_related("by").order_by("-at", "-id"))
+    corrections = _correction_lines(row)
     settings = row.flight.rounds.filter(part=row.part, number=row.round).first()
     policy = settings.clock_policy if settings else row.flight.clock_policy
     reports = [

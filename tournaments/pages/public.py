@@ -286,7 +286,7 @@ def flight_finishing_order_csv(request: HttpRequest, slug: str, flight_id: int) 
     flight = get_object_or_404(Flight.objects.select_related("event"), pk=flight_id)
     if flight.event.slug != slug or not selectors.event_visible(flight.event, request.user):
         raise Http404
-    text = selectors.flight_finishing_order_csv(flight=flight)
+    text = selectors.flight_finishing_order_csv(flight=flight, part_title=part_title)
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
         f'attachment; filename="{flight.event.slug}-{flight.pk}-finishing-order.csv"'

@@ -44,11 +44,26 @@ def _length_for(
     return found.match_length if found is not None else flight.match_length
 
 
+def _rating_seeding(entries: list[Entry]) -> pairing.Seeding:
+    """Seeds by rating: the players with a rated result first, by their rating at entry
+    (ties: by registration); then those without one yet (a walk-in made on the spot, a
+    new member: their 1500 is the rating list's starting point, not a measure), by
+    rating, then by registration."""
+    rated = [(e.pk, float(e.rating)) for e in entries if e.player.experience > 0]
+    unrated = [(e.pk, float(e.rating)) for e in entries if e.player.experience == 0]
+    order = (
+        pairing.seed_order(rated, method="rating").order
+        + pairing.seed_order(unrated, method="rating").order
+    )
+    return pairing.Seeding(order=order, method="rating")
+
+
 def flight_draw(
     *, flight_id: int, by: Any, seed: int | None = None, publish: str = "first"
 ) -> Flight:
-    """Seed the active entries (by rating, ties by registration order; or at random with
-    a recorded ``seed``, drawn with ``secrets`` when not given), then: a bracket is built
+    """Seed the active entries (by rating, ties by registration order, the players
+    without a rated result after the rated ones: :func:`_rating_seeding`; or at random
+    with a recorded ``seed``, drawn with ``secrets`` when not given), then: a bracket is built
     and stored, with one match row per slot, the first matches ready and byes decided;
     Swiss: round 1 is paired; round robin: every round.
 
@@ -68,7 +83,9 @@ def flight_draw(
         if flight.status != Flight.Status.REGISTRATION:
             raise Conflict("already_drawn", _("This flight has been drawn already."))
         entries = list(
-            flight.entries.filter(status=Entry.Status.ACTIVE).order_by("created_at", "pk")
+            flight.entries.filter(status=Entry.Status.ACTIVE)
+            .select_related("player")
+            .order_by("created_at", "pk")
         )
         by_id = {e.pk: e for e in entries}
         try:
@@ -83,9 +100,7 @@ def flight_draw(
                     raise ValidationFailed(
                         "seed_not_used", _("A seeding by rating takes no random seed.")
                     )
-                seeding = pairing.seed_order(
-                    [(e.pk, float(e.rating)) for e in entries], method="rating"
-                )
+                seeding = _rating_seeding(entries)
             if len(entries) < 2:
                 raise pairing.PairingError("too_few_entrants", "fewer than 2 entrants")
             for number, entry_id in enumerate(seeding.order, start=1):
