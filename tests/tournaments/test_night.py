@@ -197,3 +197,45 @@ def test_an_unpublished_swiss_round_one_is_hidden_until_the_director_publishes_i
     round_publish(flight_id=flight.pk, by=director, number=1)
     assert len(api_client().get(f"/api/v1/flights/{flight.pk}/").json()["matches"]) == 2
     result_enter(match_id=row.pk, by=director, score_a=5, score_b=0)
+
+
+# ---------------------------------------------------------------------- defect 9
+def test_walk_ins_seed_after_the_rated_players(event, director):
+    from decimal import Decimal
+
+    from tests.factories import PlayerFactory
+    from tournaments.services.entries import entry_register
+
+    rated = [PlayerFactory(rating=Decimal(r), experience=40) for r in (1600, 1450, 1400)]
+    flight = flight_with(event, rated)
+    walk_in = entry_register(flight_id=flight.pk, by=director, name="Új Játékos")
+    assert walk_in.rating == Decimal(1500)  # the rating list's starting point
+    flight_draw(flight_id=flight.pk, by=director)
+    seeds = dict(flight.entries.values_list("player__name", "seed"))
+    assert [seeds[p.name] for p in rated] == [1, 2, 3]
+    assert seeds["Új Játékos"] == 4
+
+
+def test_the_correction_log_is_written_in_words(client, event, director):
+    from tournaments.services.results import result_correct
+
+    players = rated_players(2)
+    flight = flight_with(event, players)
+    flight_draw(flight_id=flight.pk, by=director)
+    final = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
+    result_enter(match_id=final.pk, by=director, score_a=5, score_b=1)
+    result_correct(
+        match_id=final.pk, by=director, reason="swapped", score_a=2, score_b=5, reset_later=False
+    )
+    result_correct(
+        match_id=final.pk, by=director, reason="no-show", walkover_winner="a", reset_later=False
+    )
+    client.force_login(director)
+    client.cookies["django_language"] = "en"
+    page = client.get(
+        reverse("tournaments:match-manage", kwargs={"slug": event.slug, "match_id": final.pk})
+    ).content.decode()
+    a, b = players[0].name, players[1].name
+    assert f"{a} won 5\u20131" in page and f"{b} won 5\u20132" in page
+    assert f"{a} won by walkover" in page
+    assert "(confirmed, a)" not in page and "confirmed" not in page.split("Corrections")[1]
