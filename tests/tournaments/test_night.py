@@ -239,3 +239,91 @@ def test_the_correction_log_is_written_in_words(client, event, director):
     assert f"{a} won 5\u20131" in page and f"{b} won 5\u20132" in page
     assert f"{a} won by walkover" in page
     assert "(confirmed, a)" not in page and "confirmed" not in page.split("Corrections")[1]
+
+
+# ---------------------------------------------------------------------- defect 4
+def _games_post(lines) -> dict[str, str]:
+    post = {}
+    for n, g in enumerate(lines, start=1):
+        post[f"game-{n}-winner"] = str(g["winner"])
+        post[f"game-{n}-points"] = str(g["points"])
+        post[f"game-{n}-cube"] = str(g["cube"])
+    return post
+
+
+def test_a_refused_game_sheet_keeps_the_lines_and_marks_the_crawford_game(client, event, director):
+    from tests.tournaments.factories import crawford_cube_sheet
+
+    flight = flight_with(event, rated_players(2), match_length=3)
+    flight_draw(flight_id=flight.pk, by=director)
+    final = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
+    client.force_login(director)
+    client.cookies["django_language"] = "en"
+    url = reverse("tournaments:match-enter", kwargs={"slug": event.slug, "match_id": final.pk})
+    refused = client.post(url, {"version": final.version, **_games_post(crawford_cube_sheet(1, 3))})
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    # Every line as typed: game 1 and 2 won by side 1 for 1, game 3 with the cube on 2.
+    for n in (1, 2, 3):
+        assert f'name="game-{n}-winner"' in page
+        winner = page.split(f'name="game-{n}-winner"')[1].split("</select>")[0]
+        assert '<option value="1" selected>' in winner
+    points = page.split('name="game-3-points"')[1].split(">")[0]
+    assert 'value="2"' in points
+    cube = page.split('name="game-3-cube"')[1].split("</select>")[0]
+    assert '<option value="2" selected>' in cube
+    # The refusal sits on game 3's line, not at the top of the page.
+    line = page.split('id="game-3-error"')[1].split("</tbody>")[0]
+    assert "Game 3 is the Crawford game: no doubling in it." in line
+    assert '<details class="result-games" open>' in page
+    final.refresh_from_db()
+    assert final.decided_at is None
+
+
+def test_a_refused_swiss_flight_keeps_its_name_and_format(client, event, director):
+    client.force_login(director)
+    client.cookies["django_language"] = "en"
+    url = reverse("tournaments:flight-create", kwargs={"slug": event.slug})
+    refused = client.post(
+        url,
+        {
+            "name": "Esti svájci",
+            "format": "swiss",
+            "seeding": "rating",
+            "match_length": "7",
+            "clock_policy": "off",
+            "entry_rounds": "1",
+        },
+    )
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert 'value="Esti svájci"' in page
+    assert '<option value="swiss" selected>' in page
+    assert 'name="match_length" value="7"' in page
+    rounds = page.split('id="id_rounds"')[0].rsplit("<div", 1)[1]
+    assert "A Swiss flight needs its number of rounds (1 to 30)." in rounds
+    assert not Flight.objects.filter(event=event).exists()
+
+
+def test_a_refused_quick_score_is_shown_on_its_match_with_the_scores_typed(client, event, director):
+    flight = flight_with(event, rated_players(4), match_length=3)
+    flight_draw(flight_id=flight.pk, by=director)
+    first, second = TournamentMatch.objects.filter(flight=flight, status="ready").order_by("pk")
+    client.force_login(director)
+    client.cookies["django_language"] = "en"
+    manage = reverse(
+        "tournaments:flight-manage", kwargs={"slug": event.slug, "flight_id": flight.pk}
+    )
+    refused = client.post(
+        reverse("tournaments:match-enter", kwargs={"slug": event.slug, "match_id": second.pk}),
+        {"score_a": "2", "score_b": "1", "version": second.version, "next": manage, "quick": "1"},
+    )
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    row = page.split(f'<tr data-match="{second.pk}">')[1].split("</tr>")[0]
+    assert 'value="2"' in row and 'value="1"' in row  # nobody reached 3: refused
+    assert f'id="quick-error-{second.pk}"' in row and second.slot_key in row
+    other = page.split(f'<tr data-match="{first.pk}">')[1].split("</tr>")[0]
+    assert "quick-error" not in other
+    # Where the form goes back to is the flight's page, not the refused post's address.
+    assert f'name="next" value="{manage}"' in row

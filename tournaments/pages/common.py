@@ -91,6 +91,35 @@ def game_rows(length: int) -> range:
     return range(1, min(max(2 * length - 1, 1), 49) + 1)
 
 
+def game_lines(
+    length: int,
+    post: Mapping[str, str] | None = None,
+    *,
+    error_game: int | None = None,
+    error: str = "",
+) -> list[dict[str, Any]]:
+    """The lines of the game-by-game form (:func:`game_rows`), each with what ``post``
+    (a refused post) had in it, and ``error`` on the line of game ``error_game``: a
+    refusal shows the form again as it was typed, the wrong game marked."""
+    post = post or {}
+    return [
+        {
+            "n": n,
+            "winner": post.get(f"game-{n}-winner", ""),
+            "points": post.get(f"game-{n}-points", ""),
+            "cube": post.get(f"game-{n}-cube", "1"),
+            "error": error if n == error_game else "",
+        }
+        for n in game_rows(length)
+    ]
+
+
+def refused_game(exc: ApplicationError) -> int | None:
+    """The game a refused game-by-game sheet names (``extra["game"]``), if any."""
+    game = exc.extra.get("game")
+    return game if isinstance(game, int) and not isinstance(game, bool) else None
+
+
 def optional_int(value: str, *, required: bool = False) -> int | None:
     value = (value or "").strip()
     if not value:

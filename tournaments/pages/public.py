@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from games.models import Player
 from tournaments import bracketview, bridge, live, pairing, selectors
 from tournaments.models import OPEN, Event, Flight, TournamentMatch
-from tournaments.pages.common import CUBES, game_rows, part_title, status_text
+from tournaments.pages.common import CUBES, game_lines, part_title, status_text
 
 
 def round_title(name: bracketview.RoundName) -> str:
@@ -227,7 +227,7 @@ def _my_matches(page: selectors.BracketPage, me: Player | None) -> list[dict[str
                 "can_confirm": m.status == TournamentMatch.Status.REPORTED
                 and their_report is not None
                 and my_report is None,
-                "game_rows": game_rows(m.match_length),
+                "game_rows": game_lines(m.match_length),
             }
         )
     return mine
