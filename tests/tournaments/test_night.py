@@ -71,7 +71,7 @@ def test_the_manage_page_ends_and_reopens_the_event_with_a_confirmation(client, 
     unconfirmed = client.post(finish, follow=True)
     assert "Tick the box to confirm" in unconfirmed.content.decode()
     event.refresh_from_db()
-    assert event.status == Event.Status.DRAFT
+    assert event.status == Event.Status.RUNNING
     done = client.post(finish, {"confirm": "on"}, follow=True).content.decode()
     assert "The event is over." in done and "New flight" not in done
     assert "Reopen the event" in done
@@ -94,7 +94,7 @@ def test_the_api_ends_an_event_and_names_the_flights_in_play(event, director):
 
 # ---------------------------------------------------------------------- defect 3
 def test_a_draft_event_is_its_directors_only_until_published(client, director):
-    event = EventFactory(director=director, name="Titkos", slug="titkos")
+    event = EventFactory(director=director, name="Titkos", slug="titkos", status="draft")
     flight = flight_with(event, rated_players(4))
     assert event.status == Event.Status.DRAFT
     urls = [
@@ -133,7 +133,7 @@ def test_a_draft_event_is_its_directors_only_until_published(client, director):
 
 def test_a_draft_event_is_not_on_the_player_page(client, director):
     player = rated_players(1)[0]
-    event = EventFactory(director=director, name="Titkos", slug="titkos")
+    event = EventFactory(director=director, name="Titkos", slug="titkos", status="draft")
     flight_with(event, [player, *rated_players(1)])
     assert selectors.player_placings(player_id=player.pk) == []
     event_publish(event_id=event.pk, by=director)
