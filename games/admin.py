@@ -37,7 +37,7 @@ class PlayerAdmin(admin.ModelAdmin):
     form = PlayerForm
     list_display = ["name", "rating", "experience", "is_active", "user"]
     list_filter = ["is_active"]
-    search_fields = ["name"]
+    search_fields = ["name", "search_name"]
     # Ratings move only through rated results, never by hand.
     readonly_fields = ["rating", "experience", "created_at"]
 

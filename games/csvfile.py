@@ -47,10 +47,17 @@ def csv_cell(value: Cell) -> str | int | float | Decimal:
     return text
 
 
-def csv_text(rows: Iterable[Iterable[Cell]]) -> str:
+#: The UTF-8 byte-order mark: Excel reads a CSV file as UTF-8 only when it starts so
+#: (else "Ádám" shows as "ĂdĂˇm"); other readers skip it.
+BOM = "\ufeff"
+
+
+def csv_text(rows: Iterable[Iterable[Cell]], *, bom: bool = False) -> str:
     """The rows as CSV text (``\\n`` line ends, quoted where needed), every cell through
-    :func:`csv_cell`."""
+    :func:`csv_cell`; ``bom``: starting with :data:`BOM`, for files people open in Excel."""
     out = io.StringIO()
+    if bom:
+        out.write(BOM)
     writer = csv.writer(out, lineterminator="\n")
     for row in rows:
         writer.writerow([csv_cell(value) for value in row])

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 # Every player starts at the FIBS rating's origin (1500, experience 0).
 from games.engine.rating import INITIAL_RATING
 from games.errors import PermissionDenied
+from games.textfold import fold
 
 
 class BoardOrientation(models.TextChoices):
@@ -58,6 +59,11 @@ class Player(models.Model):
     #: ``player_set_notification_channels``, which validates it.
     notification_channels = models.JSONField(_("notification channels"), default=dict, blank=True)
     is_active = models.BooleanField(_("active"), default=True)
+    #: ``name`` folded (:func:`games.textfold.fold`: no case, no accents), what name
+    #: searches compare with; kept in step by :meth:`save`.
+    search_name = models.CharField(
+        _("name for searching"), max_length=240, blank=True, default="", editable=False
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -73,6 +79,21 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, with ``search_name`` the fold of ``name`` (also when only ``name`` is
+        in ``update_fields``)."""
+        self.search_name = fold(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields and "search_name" not in fields:
+            kwargs["update_fields"] = [*fields, "search_name"]
+        super().save(*args, **kwargs)
+
+    @staticmethod
+    def search(query: str) -> models.QuerySet[Player]:
+        """The players whose name contains ``query``, whatever the case and the accents
+        ("kovacs" finds Kovács Anna). Every name search goes through here."""
+        return Player.objects.filter(search_name__contains=fold(query.strip()))
 
     @staticmethod
     def of_user(user: Any) -> Player | None:

@@ -70,7 +70,7 @@ class EntryAdmin(admin.ModelAdmin):
         "paid_at",
     ]
     list_filter = ["status", "late", "checked_in_at", "paid_at"]
-    search_fields = ["player__name", "flight__name"]
+    search_fields = ["player__name", "player__search_name", "flight__name"]
     raw_id_fields = ["player", "flight"]
     # Places are written by the services from the results.
     # Check-in and payment are the desk's (tournaments.services.desk: the one writer).

@@ -469,8 +469,11 @@ class TournamentMatch(models.Model):
         return {"a": self.entry_b, "b": self.entry_a}.get(self.late_side)
 
     def result_dict(self) -> dict[str, object]:
-        """The result as stored in a :class:`ResultCorrection`."""
+        """The result as stored in a :class:`ResultCorrection` (with the two entries: a
+        reset can change a later match's players)."""
         return {
+            "entry_a": self.entry_a_id,
+            "entry_b": self.entry_b_id,
             "status": self.status,
             "winner": self.winner,
             "score_a": self.score_a,

@@ -1,7 +1,9 @@
 """Reads of tournaments, shaped for pages and the API, with bounded query counts.
 
+* :func:`visible_events`, :func:`event_visible` - drafts are their directors' only.
 * :func:`flight_bracket` - everything a bracket / pairings page shows for a flight, in
-  four queries whatever the field size.
+  four queries whatever the field size; to someone who does not direct the event,
+  without the unpublished rounds (:func:`hide_unpublished` for a bracket's drawing).
 * :func:`flight_standings` - Swiss / round robin standings (:func:`pairing.standings`,
   the flight's ``tiebreaks`` option or the default order).
 * :func:`flight_finishing_order` and :func:`flight_finishing_order_csv` - the places of
@@ -20,17 +22,18 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games.csvfile import Cell, csv_text
 from games.ratings.sources import is_rated
+from games.textfold import fold
 from tournaments import bridge, pairing
 from tournaments.models import (
     DEFAULT_SEASON_POINTS,
@@ -46,33 +49,86 @@ from tournaments.models import (
 )
 
 
+def visible_events(user: Any) -> QuerySet[Event]:
+    """The events ``user`` may see: every published one (not a draft), and the drafts
+    they direct (a superuser: all). Drafts are their directors' until published
+    (:func:`tournaments.services.events.event_publish`, or the first draw)."""
+    events = Event.objects.all()
+    if user is not None and getattr(user, "is_superuser", False) and user.is_active:
+        return events
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return events.exclude(status=Event.Status.DRAFT)
+    return events.filter(~Q(status=Event.Status.DRAFT) | Q(directors=user)).distinct()
+
+
+def event_visible(event: Event, user: Any) -> bool:
+    """Whether ``user`` may see ``event`` (:func:`visible_events`); one query at most."""
+    return event.status != Event.Status.DRAFT or event.is_director(user)
+
+
+def published_rounds(flight: Flight) -> set[tuple[str, int]]:
+    """The (part, round) of the flight's published rounds (one query)."""
+    return {
+        (part, number)
+        for part, number in flight.rounds.filter(published_at__isnull=False).values_list(
+            "part", "number"
+        )
+    }
+
+
 @dataclass(frozen=True)
 class BracketPage:
     """A flight with its entries, round settings and matches (entries and players
-    loaded). ``parts``: part -> round number -> matches, top to bottom."""
+    loaded). ``parts``: part -> round number -> matches, top to bottom.
+
+    ``hidden``: the rounds (part, number) not published, when the viewer is not a
+    director: their matches are left out of ``matches`` and ``parts`` (they have no
+    result: an unpublished round takes none), and :func:`hide_unpublished` blanks their
+    slots in a bracket's resolution. ``is_director``: the viewer directs the event."""
 
     flight: Flight
     entries: list[Entry]
     rounds: dict[tuple[str, int], FlightRound]
     matches: list[TournamentMatch]
     parts: dict[str, dict[int, list[TournamentMatch]]] = field(default_factory=dict)
+    hidden: frozenset[tuple[str, int]] = frozenset()
+    is_director: bool = True
 
     @property
     def event(self) -> Event:
         return self.flight.event
 
 
-def flight_bracket(*, flight_id: int) -> BracketPage:
+#: ``flight_bracket(viewer=EVERYTHING)``: the whole flight (services, tests).
+EVERYTHING = object()
+
+
+def flight_bracket(*, flight_id: int, viewer: Any = EVERYTHING) -> BracketPage:
     """Four queries: the flight and its event, the entries with their players, the
-    round settings, the matches with both sides' entries and players."""
+    round settings, the matches with both sides' entries and players; a fifth for a
+    logged-in viewer who might direct the event.
+
+    ``viewer`` (the request's user): who looks. Not a director of the event: a draft
+    event's flight is not found (``Flight.DoesNotExist``), and the unpublished rounds
+    are hidden (:class:`BracketPage`)."""
     flight = Flight.objects.select_related("event").get(pk=flight_id)
-    entries = list(
-        flight.entries.filter(status__in=IN_FLIGHT).select_related("player").order_by("seed", "pk")
-    )
+    director = viewer is EVERYTHING or flight.event.is_director(viewer)
+    if not director and flight.event.status == Event.Status.DRAFT:
+        raise Flight.DoesNotExist
+        entries = list(
+            flight.entries.filter(status__in=IN_FLIGHT)
+            .select_related("player")
+            .order_by("seed", "pk")
+        )
     rounds = {(r.part, r.number): r for r in flight.rounds.all()}
     matches = list(
         flight.matches.select_related("entry_a__player", "entry_b__player").order_by("pk")
     )
+    hidden: frozenset[tuple[str, int]] = frozenset()
+    if not director:
+        shown = {key for key, r in rounds.items() if r.published_at is not None}
+        hidden = frozenset({(m.part, m.round) for m in matches} - shown)
+        matches = [m for m in matches if (m.part, m.round) not in hidden]
     parts: dict[str, dict[int, list[TournamentMatch]]] = defaultdict(lambda: defaultdict(list))
     for m in matches:
         parts[m.part][m.round].append(m)
@@ -85,7 +141,24 @@ def flight_bracket(*, flight_id: int) -> BracketPage:
         rounds=rounds,
         matches=matches,
         parts={k: dict(v) for k, v in parts.items()},
+        hidden=hidden,
+        is_director=director,
     )
+
+
+def hide_unpublished(
+    resolved: Mapping[str, pairing.ResolvedSlot], hidden: Collection[tuple[str, int]]
+) -> dict[str, pairing.ResolvedSlot]:
+    """A bracket's resolution with the slots of the ``hidden`` rounds blanked (no
+    players, pending): what the public's bracket and wall draw."""
+    return {
+        key: (
+            pairing.ResolvedSlot(rs.slot, None, None, "pending")
+            if (rs.slot.part, rs.slot.round) in hidden
+            else rs
+        )
+        for key, rs in resolved.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -94,11 +167,16 @@ class StandingRow:
     entry: Entry
 
 
-def flight_standings(*, flight: Flight) -> list[StandingRow]:
-    """Swiss / round robin standings of the drawn entries (two queries)."""
+def flight_standings(*, flight: Flight, public: bool = False) -> list[StandingRow]:
+    """Swiss / round robin standings of the drawn entries (two queries; ``public``: of
+    the published rounds only, a third)."""
     entries = list(flight.entries.filter(seed__isnull=False).select_related("player"))
     by_id = {e.pk: e for e in entries}
-    table = bridge.standings(flight, entries, list(flight.matches.all()))
+    rows = list(flight.matches.all())
+    if public:
+        shown = published_rounds(flight)
+        rows = [m for m in rows if (m.part, m.round) in shown]
+    table = bridge.standings(flight, entries, rows)
     return [StandingRow(s, by_id[int(s.player)]) for s in table]
 
 
@@ -141,15 +219,39 @@ def flight_finishing_order(*, flight: Flight) -> dict[str, list[PlaceRow]]:
     }
 
 
-def flight_finishing_order_csv(*, flight: Flight) -> str:
-    """The finishing order as CSV (``place,name,ranking``), one line per player, for
-    federation ranking submissions."""
-    rows: list[list[Cell]] = [["place", "name", "ranking"]]
+def flight_finishing_order_csv(*, flight: Flight, part_title: Callable[[str], str] = str) -> str:
+    """The finishing order as CSV, one line per player, for federation ranking
+    submissions: place, player id, name, club, country, the part's readable name
+    (``part_title``: the pages' words for it), the ranking's code; headers in the
+    active language; a UTF-8 byte-order mark first, so that Excel reads the accents."""
+    rows: list[list[Cell]] = [
+        [
+            _("Place"),
+            _("Player id"),
+            _("Name"),
+            _("Club"),
+            _("Country"),
+            _("Part"),
+            _("Ranking code"),
+        ]
+    ]
     for ranking, places in flight_finishing_order(flight=flight).items():
+        title = part_title(ranking) if ranking else flight.name  # Swiss: the flight
         for place in places:
-            rows.extend([place.label, entry.player.name, ranking] for entry in place.entries)
+            rows.extend(
+                [
+                    place.label,
+                    entry.player_id,
+                    entry.player.name,
+                    entry.player.club,
+                    entry.player.country,
+                    title,
+                    ranking,
+                ]
+                for entry in place.entries
+            )
     # Names are typed by people: csv_text keeps a name like "=HYPERLINK(...)" text.
-    return csv_text(rows)
+    return csv_text(rows, bom=True)
 
 
 def flight_season_points(*, flight: Flight) -> list[tuple[Entry, int]]:
@@ -254,6 +356,7 @@ def player_placings(*, player_id: int) -> list[Placing]:
     stored on the entries; the flights' draws are not read)."""
     entries = (
         Entry.objects.filter(player_id=player_id, status__in=IN_FLIGHT)
+        .exclude(flight__event__status=Event.Status.DRAFT)
         .select_related("flight__event")
         .defer("flight__bracket", "flight__options")
         .order_by("-flight__event__starts_on", "-flight__event_id", "flight_id")
@@ -274,12 +377,6 @@ class DeskFlight:
     paid: int
 
 
-def _fold(text: str) -> str:
-    """Text to compare regardless of case and accents ("ádám" finds "Ádám", "adam")."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
 def event_desk(*, event_id: int, query: str = "") -> list[DeskFlight]:
     """The desk of an event, flight by flight (two queries): every entry that holds a
     place or waits for one, by name (``query``: the names containing it), and the
@@ -291,12 +388,12 @@ def event_desk(*, event_id: int, query: str = "") -> list[DeskFlight]:
         .select_related("player")
         .order_by("player__name", "pk")
     )
-    words = _fold(query.strip())
+    words = fold(query.strip())
     out = []
     for flight in flights:
         mine = [e for e in rows if e.flight_id == flight.pk]
         held = [e for e in mine if e.status in HOLDS_PLACE]
-        shown = [e for e in mine if not words or words in _fold(e.player.name)]
+        shown = [e for e in mine if not words or words in fold(e.player.name)]
         out.append(
             DeskFlight(
                 flight=flight,
@@ -324,6 +421,7 @@ def flight_waitlist(*, flight: Flight) -> list[Entry]:
 
 
 __all__ = [
+    "EVERYTHING",
     "BracketPage",
     "DeskFlight",
     "PlaceRow",
@@ -332,22 +430,29 @@ __all__ = [
     "event_desk",
     "event_has_rated_results",
     "event_unfinished_matches",
+    "event_visible",
     "flight_bracket",
     "flight_finishing_order",
     "flight_finishing_order_csv",
     "flight_season_points",
     "flight_standings",
     "flight_waitlist",
+    "hide_unpublished",
     "player_placings",
+    "published_rounds",
+    "visible_events",
 ]
 
 
 def result_links(source_keys: Sequence[str]) -> dict[str, str]:
     """The flight page (at the match's row) of each ``tmatch:<id>`` ledger key, for the
-    player page's results (``games.players.sections``). One query for all of them."""
+    player page's results (``games.players.sections``). One query for all of them. A
+    draft event's matches have no link (only its directors see it)."""
     ids = {int(k.partition(":")[2]): k for k in source_keys if k.partition(":")[2].isdigit()}
-    rows = TournamentMatch.objects.filter(pk__in=list(ids)).values_list(
-        "pk", "flight_id", "flight__event__slug"
+    rows = (
+        TournamentMatch.objects.filter(pk__in=list(ids))
+        .exclude(flight__event__status=Event.Status.DRAFT)
+        .values_list("pk", "flight_id", "flight__event__slug")
     )
     return {
         ids[pk]: reverse("tournaments:flight", args=[slug, flight_id]) + f"#match-{pk}"

@@ -64,6 +64,24 @@ director = [
     path("<slug:slug>/manage/", director.event_manage, name="event-manage"),
     path("<slug:slug>/manage/settings/", director.event_update, name="event-update"),
     path("<slug:slug>/manage/flights/", director.flight_create, name="flight-create"),
+    path(
+        "<slug:slug>/manage/publish/",
+        director.event_status,
+        {"action": "publish"},
+        name="event-publish",
+    ),
+    path(
+        "<slug:slug>/manage/finish/",
+        director.event_status,
+        {"action": "finish"},
+        name="event-finish",
+    ),
+    path(
+        "<slug:slug>/manage/reopen/",
+        director.event_status,
+        {"action": "reopen"},
+        name="event-reopen",
+    ),
     path("<slug:slug>/manage/directors/", director.event_add_director, name="event-add-director"),
     path(
         "<slug:slug>/manage/flights/<int:flight_id>/",

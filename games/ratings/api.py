@@ -3,6 +3,7 @@ player's results with each change's calculation are the players API's.)"""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -33,11 +34,14 @@ class LeaderboardApi(APIView):
             OpenApiParameter("club", str),
             OpenApiParameter("period", str, enum=list(ratings_selectors.PERIODS)),
             OpenApiParameter("min_experience", int),
-            OpenApiParameter("name", str, description="A part of the name, any case."),
+            OpenApiParameter("name", str, description="A part of the name, any case, any accents."),
         ],
         responses=LeaderboardRowOutput(many=True),
     )
     def get(self, request: Request) -> Response:
+        for field in ("club", "period", "min_experience", "name"):
+            if len(request.query_params.getlist(field)) > 1:  # one value each, not a list
+                raise ValidationFailed(f"invalid_{field}", _("Give this filter once."))
         form = LeaderboardFilter(request.query_params)
         if not form.is_valid():
             field, errors = next(iter(form.errors.items()))

@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.engine import rating as formula
 from games.models import Match, Player, RatedResult
 from games.ratings.sources import is_rated, result_links, result_will_be_rated
+from games.textfold import fold
 
 
 @dataclass(frozen=True)
@@ -203,8 +204,9 @@ def player_opponents(*, player_id: int, limit: int = 40) -> list[Player]:
 
 
 def player_search(*, name: str, exclude_id: int | None = None, limit: int = 20) -> list[Player]:
-    """Active players whose name contains ``name`` (any case), by name. One query."""
-    players = Player.objects.filter(is_active=True, name__icontains=name)
+    """Active players whose name contains ``name`` (any case, any accents:
+    :meth:`Player.search`), by name. One query."""
+    players = Player.search(name).filter(is_active=True)
     if exclude_id is not None:
         players = players.exclude(pk=exclude_id)
     return list(players.order_by("name", "pk")[:limit])
@@ -288,8 +290,8 @@ def leaderboard(
         rank = out[-1].rank if out and out[-1].player.rating == player.rating else len(out) + 1
         out.append(LeaderboardRow(rank, player, n, w, c))
     if name:  # found players keep their place on the list without the name filter
-        needle = name.casefold()
-        out = [row for row in out if needle in row.player.name.casefold()]
+        needle = fold(name.strip())  # any case, any accents (Player.search_name)
+        out = [row for row in out if needle in row.player.search_name]
     return out
 
 

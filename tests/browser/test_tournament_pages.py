@@ -111,7 +111,7 @@ def finished_double_elimination():
         name="Main",
         options={"bracket_reset": True},
     )
-    flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director, publish="all")
     _play_to_the_end(flight, director)
     flight.refresh_from_db()
     assert flight.status == "finished"

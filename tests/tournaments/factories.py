@@ -27,7 +27,9 @@ class DirectorFactory(UserFactory):
 
 
 class EventFactory(factory.django.DjangoModelFactory):
-    """An event directed by a new director (``event.directors.first()``)."""
+    """An event directed by a new director (``event.directors.first()``), published
+    (``running``: everyone sees it, as the tests' visitors expect); ``status="draft"``
+    for one only its directors see."""
 
     class Meta:
         model = Event
@@ -37,6 +39,7 @@ class EventFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"klubverseny-{n}")
     starts_on = datetime.date(2025, 3, 1)
     location = "Budapest"
+    status = Event.Status.RUNNING
 
     @factory.post_generation
     def director(self, create, extracted, **kwargs):

@@ -148,7 +148,8 @@ def test_public_pages_render_for_anyone(en, event, director):
     assert csv["Content-Type"].startswith("text/csv")
     assert csv["Content-Disposition"].startswith("attachment;")
     lines = csv.content.decode().splitlines()
-    assert lines[0] == "place,name,ranking" and lines[1] == f"1,{players[0].name},main"
+    assert lines[0] == "\ufeffPlace,Player id,Name,Club,Country,Part,Ranking code"
+    assert lines[1] == f"1,{players[0].pk},{players[0].name},{players[0].club},HU,Main draw,main"
 
     wall = en.get(_url("flight", slug=event.slug, flight_id=flight.pk), {"wall": "1"})
     assert wall.status_code == 200

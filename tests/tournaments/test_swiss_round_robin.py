@@ -92,7 +92,7 @@ def test_swiss_three_rounds_with_a_late_entry_a_withdrawal_and_standings(event, 
 
 def test_round_robin_draws_every_round_and_takes_no_late_entry(event, director):
     flight = flight_with(event, rated_players(5), format="round_robin", match_length=3)
-    flight_draw(flight_id=flight.pk, by=director)
+    flight_draw(flight_id=flight.pk, by=director, publish="all")
     rows = TournamentMatch.objects.filter(flight=flight)
     assert rows.exclude(status="bye").count() == 10  # every pair once
     assert rows.filter(status="bye").count() == 5  # everyone sits out once

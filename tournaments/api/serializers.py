@@ -332,6 +332,13 @@ class DrawInput(serializers.Serializer):
     seed = serializers.IntegerField(
         required=False, min_value=0, help_text="random seeding: the seed to use (recorded)"
     )
+    publish = serializers.ChoiceField(
+        choices=["none", "first", "all"],
+        default="first",
+        help_text="the rounds published with the draw: none, round 1 (the later rounds follow "
+        "when the round before is complete) or every round; an unpublished round is hidden "
+        "from the public and takes no result",
+    )
 
 
 class PublishInput(_PartInput):

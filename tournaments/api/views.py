@@ -29,9 +29,17 @@ from games.api.common import ErrorOutput, error_responses, query_choice
 from games.errors import NotFound
 from tournaments import selectors
 from tournaments.models import Entry, Event, Flight, TournamentMatch
+from tournaments.pages.common import part_title
 from tournaments.services.draw import flight_draw, round_publish
 from tournaments.services.entries import entry_register, entry_withdraw
-from tournaments.services.events import event_add_director, event_create, event_update
+from tournaments.services.events import (
+    event_add_director,
+    event_create,
+    event_finish,
+    event_publish,
+    event_reopen,
+    event_update,
+)
 from tournaments.services.flights import flight_create, flight_round_set
 from tournaments.services.online import match_start_online
 from tournaments.services.results import (
@@ -105,7 +113,8 @@ class EventListApi(generics.ListAPIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     def get_queryset(self) -> Any:
-        return _events()
+        # Drafts are their directors' only (selectors.visible_events).
+        return selectors.visible_events(self.request.user).prefetch_related("directors")
 
     @extend_schema(request=EventCreateInput, responses={201: EventOutput, **ERRORS})
     def post(self, request: Request) -> Response:
@@ -114,12 +123,22 @@ class EventListApi(generics.ListAPIView):
         return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
 
 
-def _event_output(event_id: int) -> Response:
+def _event_output(event_id: int, viewer: Any) -> Response:
     event = get_object_or_404(
         _events().prefetch_related(Prefetch("flights", Flight.objects.order_by("id"))),
         pk=event_id,
     )
+    if not selectors.event_visible(event, viewer):
+        raise NotFound("event_not_found", _("There is no event with this id."))
     return Response(EventDetailOutput(event).data)
+
+
+def _visible_flight(request: Request, flight_id: int) -> Flight:
+    """The flight, unless its event is a draft the user does not direct (404)."""
+    flight = get_object_or_404(Flight.objects.select_related("event"), pk=flight_id)
+    if not selectors.event_visible(flight.event, request.user):
+        raise NotFound("flight_not_found", _("There is no flight with this id."))
+    return flight
 
 
 class EventDetailApi(APIView):
@@ -131,14 +150,14 @@ class EventDetailApi(APIView):
 
     @extend_schema(responses={200: EventDetailOutput, 404: ErrorOutput})
     def get(self, request: Request, event_id: int) -> Response:
-        return _event_output(event_id)
+        return _event_output(event_id, request.user)
 
     @extend_schema(request=EventUpdateInput, responses={200: EventDetailOutput, **ERRORS})
     def patch(self, request: Request, event_id: int) -> Response:
         data = EventUpdateInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         event_update(event_id=event_id, by=request.user, **data.validated_data)
-        return _event_output(event_id)
+        return _event_output(event_id, request.user)
 
 
 class EventDirectorsApi(APIView):
@@ -156,6 +175,42 @@ class EventDirectorsApi(APIView):
         return Response(EventOutput(event).data)
 
 
+class EventPublishApi(APIView):
+    """Publish a draft event: everyone sees it (until then only its directors do; the
+    first draw publishes it too). Its directors only; a published event is unchanged."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: EventOutput, **ERRORS})
+    def post(self, request: Request, event_id: int) -> Response:
+        event = event_publish(event_id=event_id, by=request.user)
+        return Response(EventOutput(event).data)
+
+
+class EventFinishApi(APIView):
+    """End the event (its directors only; a finished flight does not end it). 409
+    ``flights_unfinished`` while a drawn flight is not finished (``flights``: their ids
+    and names); flights never drawn do not stop it."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: EventOutput, **ERRORS})
+    def post(self, request: Request, event_id: int) -> Response:
+        event = event_finish(event_id=event_id, by=request.user)
+        return Response(EventOutput(event).data)
+
+
+class EventReopenApi(APIView):
+    """Open a finished event again (ended by mistake): running, new flights possible."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: EventOutput, **ERRORS})
+    def post(self, request: Request, event_id: int) -> Response:
+        event = event_reopen(event_id=event_id, by=request.user)
+        return Response(EventOutput(event).data)
+
+
 class EventFlightsApi(APIView):
     """Create a flight of the event (its directors only)."""
 
@@ -165,12 +220,17 @@ class EventFlightsApi(APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = _valid(FlightCreateInput, request)
         flight = flight_create(event_id=event_id, by=request.user, **data)
-        return _flight_output(flight.pk, status.HTTP_201_CREATED)
+        return _flight_output(flight.pk, request.user, status.HTTP_201_CREATED)
 
 
 # ====================================================================== flights
-def _flight_output(flight_id: int, code: int = status.HTTP_200_OK) -> Response:
-    page = selectors.flight_bracket(flight_id=flight_id)
+def _flight_output(flight_id: int, viewer: Any, code: int = status.HTTP_200_OK) -> Response:
+    """The flight as ``viewer`` sees it: without the unpublished rounds' matches unless
+    they direct the event (:func:`selectors.flight_bracket`)."""
+    try:
+        page = selectors.flight_bracket(flight_id=flight_id, viewer=viewer)
+    except Flight.DoesNotExist:
+        raise NotFound("flight_not_found", _("There is no flight with this id.")) from None
     return Response(FlightDetailOutput(page.flight, context={"page": page}).data, status=code)
 
 
@@ -181,8 +241,7 @@ class FlightDetailApi(APIView):
 
     @extend_schema(responses={200: FlightDetailOutput, 404: ErrorOutput})
     def get(self, request: Request, flight_id: int) -> Response:
-        get_object_or_404(Flight, pk=flight_id)
-        return _flight_output(flight_id)
+        return _flight_output(flight_id, request.user)
 
 
 class FlightRoundsApi(APIView):
@@ -237,8 +296,10 @@ class FlightDrawApi(APIView):
     @extend_schema(request=DrawInput, responses={200: FlightDetailOutput, **ERRORS})
     def post(self, request: Request, flight_id: int) -> Response:
         data = _valid(DrawInput, request)
-        flight_draw(flight_id=flight_id, by=request.user, seed=data.get("seed"))
-        return _flight_output(flight_id)
+        flight_draw(
+            flight_id=flight_id, by=request.user, seed=data.get("seed"), publish=data["publish"]
+        )
+        return _flight_output(flight_id, request.user)
 
 
 class FlightPublishApi(APIView):
@@ -265,7 +326,8 @@ class FlightStandingsApi(APIView):
 
     @extend_schema(responses={200: StandingOutput(many=True), 404: ErrorOutput})
     def get(self, request: Request, flight_id: int) -> Response:
-        flight = get_object_or_404(Flight, pk=flight_id)
+        flight = _visible_flight(request, flight_id)
+        public = not flight.event.is_director(request.user)
         rows = [
             {
                 "rank": r.standing.rank,
@@ -277,14 +339,15 @@ class FlightStandingsApi(APIView):
                 "buchholz": r.standing.buchholz,
                 "point_difference": r.standing.point_difference,
             }
-            for r in selectors.flight_standings(flight=flight)
+            for r in selectors.flight_standings(flight=flight, public=public)
         ]
         return Response(StandingOutput(rows, many=True).data)
 
 
 class FlightFinishingOrderApi(APIView):
     """The full finishing order of every ranking of the flight (for federation
-    submissions). ``?as=csv``: the same as CSV (place, name, ranking). (Not ``format``:
+    submissions). ``?as=csv``: the same as CSV (place, player id, name, club, country, part, ranking
+    code; translated headers, a UTF-8 byte-order mark). (Not ``format``:
     DRF keeps that parameter for choosing among its own renderers.)"""
 
     permission_classes = [permissions.AllowAny]
@@ -295,16 +358,16 @@ class FlightFinishingOrderApi(APIView):
         ],
         responses={
             (200, "application/json"): OpenApiResponse(PlaceOutput(many=True)),
-            # ?as=csv: the same rows as a CSV file (place, name, ranking).
+            # ?as=csv: the same rows as a CSV file (place, player id, name, club, ...).
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="?as=csv"),
             (404, "application/json"): ErrorOutput,
         },
     )
     def get(self, request: Request, flight_id: int) -> Response | HttpResponse:
-        flight = get_object_or_404(Flight, pk=flight_id)
+        flight = _visible_flight(request, flight_id)
         if query_choice(request, "as", ["csv"]) == "csv":
             response = HttpResponse(
-                selectors.flight_finishing_order_csv(flight=flight),
+                selectors.flight_finishing_order_csv(flight=flight, part_title=part_title),
                 content_type="text/csv; charset=utf-8",
             )
             response["Content-Disposition"] = f'attachment; filename="flight-{flight.pk}.csv"'
@@ -330,7 +393,16 @@ class TournamentMatchDetailApi(APIView):
 
     @extend_schema(responses={200: TournamentMatchOutput, 404: ErrorOutput})
     def get(self, request: Request, match_id: int) -> Response:
-        get_object_or_404(TournamentMatch, pk=match_id)
+        row = get_object_or_404(
+            TournamentMatch.objects.select_related("flight__event"), pk=match_id
+        )
+        event = row.flight.event
+        if not event.is_director(request.user) and (
+            event.status == Event.Status.DRAFT
+            or (row.part, row.round) not in selectors.published_rounds(row.flight)
+        ):
+            # A draft's, or an unpublished round's: only the directors see it.
+            raise NotFound("match_not_found", _("There is no tournament match with this id."))
         return _match_output(match_id)
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import ApplicationError, ValidationFailed
 from games.web import act_and_redirect
+from tournaments import bracketview
 from tournaments.models import OPEN, Event, TournamentMatch
 
 #: Cube values offered on the game-by-game form.
@@ -38,6 +39,29 @@ def status_text(row: TournamentMatch) -> str:
     if row.status == TournamentMatch.Status.REPORTED:
         return _("reported")
     return ""
+
+
+def result_sentence(result: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A result of the correction log in words: "Kiss Anna won 9-2", "Kiss Anna won by
+    walkover", "Kiss Anna had a bye", "no result". ``names``: ``"a"``/``"b"`` -> the
+    player of each side (of the result's own entries)."""
+    winner = result.get("winner") or ""
+    status = result.get("status")
+    name = names.get(winner, "")
+    if status == TournamentMatch.Status.WALKOVER and name:
+        return _("%(name)s won by walkover") % {"name": name}
+    if status == TournamentMatch.Status.BYE and name:
+        return _("%(name)s had a bye") % {"name": name}
+    if status == TournamentMatch.Status.CONFIRMED and name:
+        mine, theirs = (
+            (result.get("score_a"), result.get("score_b"))
+            if winner == "a"
+            else (result.get("score_b"), result.get("score_a"))
+        )
+        if mine is None or theirs is None:
+            return _("%(name)s won") % {"name": name}
+        return _("%(name)s won %(won)s\u2013%(lost)s") % {"name": name, "won": mine, "lost": theirs}
+    return _("no result")
 
 
 def explain_refusal(exc: ApplicationError) -> str:
@@ -66,6 +90,35 @@ def act(request: HttpRequest, action: Callable[[], Any], **options: Any) -> Http
 def game_rows(length: int) -> range:
     """Enough game lines for the longest match to ``length`` (a point a game)."""
     return range(1, min(max(2 * length - 1, 1), 49) + 1)
+
+
+def game_lines(
+    length: int,
+    post: Mapping[str, str] | None = None,
+    *,
+    error_game: int | None = None,
+    error: str = "",
+) -> list[dict[str, Any]]:
+    """The lines of the game-by-game form (:func:`game_rows`), each with what ``post``
+    (a refused post) had in it, and ``error`` on the line of game ``error_game``: a
+    refusal shows the form again as it was typed, the wrong game marked."""
+    post = post or {}
+    return [
+        {
+            "n": n,
+            "winner": post.get(f"game-{n}-winner", ""),
+            "points": post.get(f"game-{n}-points", ""),
+            "cube": post.get(f"game-{n}-cube", "1"),
+            "error": error if n == error_game else "",
+        }
+        for n in game_rows(length)
+    ]
+
+
+def refused_game(exc: ApplicationError) -> int | None:
+    """The game a refused game-by-game sheet names (``extra["game"]``), if any."""
+    game = exc.extra.get("game")
+    return game if isinstance(game, int) and not isinstance(game, bool) else None
 
 
 def optional_int(value: str, *, required: bool = False) -> int | None:
@@ -113,3 +166,16 @@ def match_of(event: Event, match_id: int) -> TournamentMatch:
     return get_object_or_404(
         TournamentMatch.objects.select_related("flight"), pk=match_id, flight__event=event
     )
+
+
+def round_title(name: bracketview.RoundName) -> str:
+    """A bracket column's title, translated (:data:`bracketview.RoundTitle`)."""
+    if name.code == "final":
+        return _("Final")
+    if name.code == "semi_final":
+        return _("Semi-final")
+    if name.code == "quarter_final":
+        return _("Quarter-final")
+    if name.code == "reset":
+        return _("Second final")
+    return _("Round %(number)d") % {"number": name.number}

@@ -48,12 +48,16 @@ from tournaments.models import (
 from tournaments.pages.common import (
     CUBES,
     act,
-    game_rows,
+    explain_refusal,
+    game_lines,
     match_of,
     optional_int,
     part_title,
     posted_version,
+    refused_game,
     result_input,
+    result_sentence,
+    round_title,
     status_text,
 )
 from tournaments.pages.forms import (
@@ -63,7 +67,6 @@ from tournaments.pages.forms import (
     FlightForm,
     RoundForm,
 )
-from tournaments.pages.public import round_title
 from tournaments.services import draw, entries, events, flights, results
 
 #: Online matches whose moves the event's page follows live, those with a clock first (a
@@ -243,6 +246,28 @@ def _settings_form(event: Event, data: Any = None) -> EventSettingsForm:
 def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
     """The director's page of an event: its flights, a new flight, the unfinished
     matches with running clocks, the event's settings, the directors."""
+    return _event_page(request, event)
+
+
+#: The new flight's form field a refusal of ``flight_create`` is about (by its code).
+FLIGHT_FIELDS = {
+    "name_required": "name",
+    "flight_name_taken": "name",
+    "invalid_format": "format",
+    "invalid_seeding": "seeding",
+    "invalid_length": "match_length",
+    "invalid_clock": "clock_preset",
+    "clock_preset_required": "clock_preset",
+    "invalid_clock_policy": "clock_policy",
+    "invalid_rounds": "rounds",
+}
+
+
+def _event_page(
+    request: HttpRequest, event: Event, *, flight_form: FlightForm | None = None
+) -> HttpResponse:
+    """The event's page; ``flight_form``: a refused new flight, shown again as typed
+    with the refusal next to its field."""
     event_flights = event.flights.annotate(
         entry_count=Count("entries", distinct=True, filter=Q(entries__status=Entry.Status.ACTIVE))
     )
@@ -253,11 +278,12 @@ def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
         {
             "event": event,
             "flights": event_flights.order_by("id"),
-            "flight_form": FlightForm(),
+            "flight_form": flight_form or FlightForm(),
             "settings_form": _settings_form(event),
             "director_form": DirectorForm(),
             "unfinished": unfinished,
             "directors": event.directors.order_by("username"),
+            "flight_form_refused": flight_form is not None,
             # The online matches' moves too: their clocks first, then their scores.
             "live_topics": _live_topics(
                 event,
@@ -267,23 +293,25 @@ def event_manage(request: HttpRequest, event: Event) -> HttpResponse:
                 ],
             ),
         },
+        status=400 if flight_form is not None else 200,
     )
 
 
 @director_required
 @require_POST
-def flight_create(request: HttpRequest, event: Event) -> HttpResponseRedirect:
+def flight_create(request: HttpRequest, event: Event) -> HttpResponse:
+    """A new flight. Refused (by the form or the service): the event's page again with
+    everything typed and the refusal next to the field it is about."""
     form = FlightForm(request.POST)
     if not form.is_valid():
-        _form_error(request, form)
-        return redirect(_manage_url(event))
-    return act(
-        request,
-        lambda: flights.flight_create(event_id=event.pk, by=request.user, **form.service_kwargs()),
-        to=_manage_url(event),
-        success=_("The flight was created."),
-        then=lambda flight: _flight_manage_url(event, flight.pk),
-    )
+        return _event_page(request, event, flight_form=form)
+    try:
+        flight = flights.flight_create(event_id=event.pk, by=request.user, **form.service_kwargs())
+    except ApplicationError as exc:
+        form.add_error(FLIGHT_FIELDS.get(exc.code), explain_refusal(exc))
+        return _event_page(request, event, flight_form=form)
+    messages.success(request, _("The flight was created."))
+    return redirect(_flight_manage_url(event, flight.pk))
 
 
 @director_required
@@ -300,6 +328,27 @@ def event_update(request: HttpRequest, event: Event) -> HttpResponseRedirect:
         lambda: events.event_update(event_id=event.pk, by=request.user, **form.cleaned_data),
         to=_manage_url(event),
         success=_("The event's settings were saved."),
+    )
+
+
+@director_required
+@require_POST
+def event_status(request: HttpRequest, event: Event, action: str) -> HttpResponseRedirect:
+    """Publish the event, end it (a ticked ``confirm`` box: ending is the director's
+    act, never a finished flight's) or reopen it."""
+    if action == "finish" and request.POST.get("confirm") != "on":
+        messages.error(request, _("Tick the box to confirm that the event is over."))
+        return redirect(_manage_url(event))
+    service, done = {
+        "publish": (events.event_publish, _("The event is published: everyone sees it.")),
+        "finish": (events.event_finish, _("The event is over.")),
+        "reopen": (events.event_reopen, _("The event is open again.")),
+    }[action]
+    return act(
+        request,
+        lambda: service(event_id=event.pk, by=request.user),
+        to=_manage_url(event),
+        success=done,
     )
 
 
@@ -326,6 +375,18 @@ def event_add_director(request: HttpRequest, event: Event) -> HttpResponseRedire
 def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpResponse:
     """The director's page of a flight: round settings, entries (search players, add
     walk-ins, withdraw), the draw, publishing rounds, the matches to enter."""
+    return _flight_page(request, event, flight_id)
+
+
+def _flight_page(
+    request: HttpRequest,
+    event: Event,
+    flight_id: int,
+    *,
+    quick: tuple[int, ApplicationError] | None = None,
+) -> HttpResponse:
+    """The flight's page; ``quick``: a quick score refused (the match, the refusal),
+    shown on that match's line with the scores typed."""
     flight = _flight_of(event, flight_id)
     flight_entries = list(flight.entries.select_related("player").order_by("seed", "pk"))
     query = request.GET.get("q", "").strip()
@@ -334,9 +395,9 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
         entered = {e.player_id for e in flight_entries}
         found = [
             p
-            for p in Player.objects.filter(name__icontains=query, is_active=True).order_by("name")[
-                : SEARCH_LIMIT + len(entered)
-            ]
+            for p in Player.search(query)
+            .filter(is_active=True)
+            .order_by("name")[: SEARCH_LIMIT + len(entered)]
             if p.pk not in entered
         ][:SEARCH_LIMIT]
     settings = {(r.part, r.number): r for r in flight.rounds.all()}
@@ -397,7 +458,14 @@ def flight_manage(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
             "swiss_next": swiss_next,
             "is_swiss": flight.format == Format.SWISS,
             "live_topics": _live_topics(event),
+            # Where the quick scores send the director back to (not the refused post's
+            # address when the page is shown again after one).
+            "back": _flight_manage_url(event, flight.pk) if quick else request.get_full_path(),
+            "quick_match": quick[0] if quick else None,
+            "quick_error": explain_refusal(quick[1]) if quick else "",
+            "typed": request.POST if quick else {},
         },
+        status=quick[1].status if quick else 200,
     )
 
 
@@ -477,7 +545,12 @@ def flight_draw(request: HttpRequest, event: Event, flight_id: int) -> HttpRespo
         return redirect(_flight_manage_url(event, flight.pk))
     return act(
         request,
-        lambda: draw.flight_draw(flight_id=flight.pk, by=request.user, seed=seed),
+        lambda: draw.flight_draw(
+            flight_id=flight.pk,
+            by=request.user,
+            seed=seed,
+            publish=request.POST.get("publish", "first"),
+        ),
         to=_flight_manage_url(event, flight.pk),
         success=_("The draw is made."),
     )
@@ -504,10 +577,49 @@ def round_publish(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
     )
 
 
+def _correction_lines(row: TournamentMatch) -> list[dict[str, Any]]:
+    """The match's corrections, newest first, each old and new result in words
+    (:func:`result_sentence`, with the players of the result's own entries). Two
+    queries."""
+    corrections = list(row.corrections.select_related("by").order_by("-at", "-id"))
+    ids = {
+        value
+        for c in corrections
+        for result in (c.old, c.new)
+        for value in (result.get("entry_a"), result.get("entry_b"))
+        if isinstance(value, int)
+    }
+    ids |= {pk for pk in (row.entry_a_id, row.entry_b_id) if pk is not None}
+    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+
+    def sides(result: dict[str, Any]) -> dict[str, str]:
+        # Corrections stored before the entries were kept: the match's sides now.
+        a = result.get("entry_a", row.entry_a_id)
+        b = result.get("entry_b", row.entry_b_id)
+        return {"a": names.get(a, ""), "b": names.get(b, "")}
+
+    return [
+        {
+            "c": c,
+            "old": result_sentence(c.old, sides(c.old)),
+            "new": result_sentence(c.new, sides(c.new)),
+        }
+        for c in corrections
+    ]
+
+
 @director_required
 def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
     """One match: enter, confirm or correct its result (with the audit list), set its
     table, start it online."""
+    return _match_page(request, event, match_id)
+
+
+def _match_page(
+    request: HttpRequest, event: Event, match_id: int, *, refused: ApplicationError | None = None
+) -> HttpResponse:
+    """The match's page; after a ``refused`` post, with what was typed and the refusal
+    next to the result fields (on the wrong game's line when it names one)."""
     row = get_object_or_404(
         TournamentMatch.objects.select_related(
             "flight", "entry_a__player", "entry_b__player", "online_match", "decided_by"
@@ -515,7 +627,7 @@ def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         pk=match_id,
         flight__event=event,
     )
-    corrections = list(row.corrections.select_related("by").order_by("-at", "-id"))
+    corrections = _correction_lines(row)
     settings = row.flight.rounds.filter(part=row.part, number=row.round).first()
     policy = settings.clock_policy if settings else row.flight.clock_policy
     reports = [
@@ -543,7 +655,18 @@ def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
             ),
             "reports": reports,
             "corrections": corrections,
-            "game_rows": game_rows(row.match_length),
+            "game_rows": game_lines(
+                row.match_length,
+                request.POST if refused else None,
+                error_game=refused_game(refused) if refused else None,
+                error=explain_refusal(refused) if refused else "",
+            ),
+            "typed": request.POST if refused else {},
+            "games_typed": bool(refused)
+            and any(k.endswith("-winner") and v for k, v in request.POST.items()),
+            "result_error": explain_refusal(refused)
+            if refused and refused_game(refused) is None
+            else "",
             "cubes": CUBES,
             "is_open": row.status in OPEN and row.entry_a_id and row.entry_b_id,
             "can_correct": row.decided_at is not None
@@ -554,45 +677,51 @@ def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
             "clock_allowed": policy == ClockPolicy.ALLOWED,
             "live_topics": _live_topics(event, [row.online_match_id] if row.status in OPEN else []),
         },
+        status=refused.status if refused else 200,
     )
 
 
 @director_required
 @require_POST
-def match_enter(request: HttpRequest, event: Event, match_id: int) -> HttpResponseRedirect:
-    """A director enters a result: final score, game by game, or a walkover."""
+def match_enter(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """A director enters a result: final score, game by game, or a walkover. Refused:
+    the page it came from again (the match's, or the flight's quick scores, ``quick``),
+    with what was typed and the refusal next to the match or the wrong game."""
     row = match_of(event, match_id)
-    return act(
-        request,
-        lambda: results.result_enter(
+    try:
+        results.result_enter(
             match_id=row.pk,
             by=request.user,
             expected_version=posted_version(request),
             **result_input(request, walkover=True),
-        ),
-        to=next_or(request, _match_manage_url(event, row.pk)),
-        success=_("The result was entered."),
-    )
+        )
+    except ApplicationError as exc:
+        if request.POST.get("quick") == "1":
+            return _flight_page(request, event, row.flight_id, quick=(row.pk, exc))
+        return _match_page(request, event, row.pk, refused=exc)
+    messages.success(request, _("The result was entered."))
+    return redirect(next_or(request, _match_manage_url(event, row.pk)))
 
 
 @director_required
 @require_POST
-def match_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResponseRedirect:
-    """A director corrects a result that stands (audited, with the reason)."""
+def match_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """A director corrects a result that stands (audited, with the reason). Refused: the
+    page again with what was typed, the refusal next to the fields."""
     row = match_of(event, match_id)
-    return act(
-        request,
-        lambda: results.result_correct(
+    try:
+        results.result_correct(
             match_id=row.pk,
             by=request.user,
             reason=request.POST.get("reason", ""),
             reset_later=request.POST.get("reset_later") == "on",
             expected_version=posted_version(request),
             **result_input(request, walkover=True),
-        ),
-        to=_match_manage_url(event, row.pk),
-        success=_("The result was corrected."),
-    )
+        )
+    except ApplicationError as exc:
+        return _match_page(request, event, row.pk, refused=exc)
+    messages.success(request, _("The result was corrected."))
+    return redirect(_match_manage_url(event, row.pk))
 
 
 @director_required

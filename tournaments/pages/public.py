@@ -23,21 +23,8 @@ from games.models import Player
 from tournaments import bracketview, bridge, live, pairing, selectors
 from tournaments.models import OPEN, Entry, Event, Flight, TournamentMatch
 from tournaments.pages import desk
-from tournaments.pages.common import CUBES, game_rows, part_title, status_text
+from tournaments.pages.common import CUBES, game_lines, part_title, round_title, status_text
 from tournaments.pages.wall import wall_context
-
-
-def round_title(name: bracketview.RoundName) -> str:
-    """A bracket column's title, translated (:data:`bracketview.RoundTitle`)."""
-    if name.code == "final":
-        return _("Final")
-    if name.code == "semi_final":
-        return _("Semi-final")
-    if name.code == "quarter_final":
-        return _("Quarter-final")
-    if name.code == "reset":
-        return _("Second final")
-    return _("Round %(number)d") % {"number": name.number}
 
 
 def _labels() -> bracketview.Labels:
@@ -50,7 +37,10 @@ def _labels() -> bracketview.Labels:
 
 
 def event_list(request: HttpRequest) -> HttpResponse:
-    events = Event.objects.annotate(flight_count=Count("flights"))
+    """The events: the published ones, and the drafts the viewer directs."""
+    events = selectors.visible_events(request.user).annotate(
+        flight_count=Count("flights", distinct=True)
+    )
     can_create = request.user.is_authenticated and request.user.has_perm("tournaments.add_event")
     return render(
         request, "tournaments/event_list.html", {"events": events, "can_create": can_create}
@@ -59,6 +49,8 @@ def event_list(request: HttpRequest) -> HttpResponse:
 
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
+    if not selectors.event_visible(event, request.user):
+        raise Http404
     flights = event.flights.annotate(
         entry_count=Count("entries", distinct=True, filter=Q(entries__status=Entry.Status.ACTIVE)),
     ).order_by("id")
@@ -75,9 +67,11 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _flight_or_404(slug: str, flight_id: int) -> selectors.BracketPage:
+def _flight_or_404(slug: str, flight_id: int, viewer: Any) -> selectors.BracketPage:
+    """The flight as ``viewer`` may see it (a draft event's: its directors only; the
+    unpublished rounds: hidden from the others, :func:`selectors.flight_bracket`)."""
     try:
-        page = selectors.flight_bracket(flight_id=flight_id)
+        page = selectors.flight_bracket(flight_id=flight_id, viewer=viewer)
     except Flight.DoesNotExist:
         raise Http404 from None
     if page.event.slug != slug:
@@ -101,6 +95,7 @@ def _brackets(
     """The flight's bracket parts drawn as SVG, the round titles by (part, round), and the
     finishing order by ranking (from the same resolution, no query)."""
     bracket, resolved = _resolved(page)
+    drawn = selectors.hide_unpublished(resolved, page.hidden) if page.hidden else resolved
     names = {e.pk: e.player.name for e in page.entries}
     details = {
         m.slot_key: bracketview.SlotDetail(
@@ -113,7 +108,7 @@ def _brackets(
         for m in page.matches
     }
     layouts = bracketview.layout(
-        bracket, resolved, names, details=details, round_title=round_title, labels=_labels()
+        bracket, drawn, names, details=details, round_title=round_title, labels=_labels()
     )
     parts = []
     titles: dict[tuple[str, int], str] = {}
@@ -221,7 +216,7 @@ def _my_matches(page: selectors.BracketPage, me: Player | None) -> list[dict[str
                 "can_confirm": m.status == TournamentMatch.Status.REPORTED
                 and their_report is not None
                 and my_report is None,
-                "game_rows": game_rows(m.match_length),
+                "game_rows": game_lines(m.match_length),
             }
         )
     return mine
@@ -230,10 +225,10 @@ def _my_matches(page: selectors.BracketPage, me: Player | None) -> list[dict[str
 def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse:
     """The bracket (SVG) or the Swiss / round robin standings, pairings and results per
     round, the finishing order; ``?wall=1``: the bracket full screen for a wall display."""
-    page = _flight_or_404(slug, flight_id)
+    page = _flight_or_404(slug, flight_id, request.user)
     flight = page.flight
     wall = request.GET.get("wall") == "1"
-    is_director = page.event.is_director(request.user)
+    is_director = page.is_director
 
     def href(m: TournamentMatch) -> str:
         if wall:
@@ -281,9 +276,9 @@ def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse
 
 def flight_finishing_order_csv(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse:
     flight = get_object_or_404(Flight.objects.select_related("event"), pk=flight_id)
-    if flight.event.slug != slug:
+    if flight.event.slug != slug or not selectors.event_visible(flight.event, request.user):
         raise Http404
-    text = selectors.flight_finishing_order_csv(flight=flight)
+    text = selectors.flight_finishing_order_csv(flight=flight, part_title=part_title)
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
         f'attachment; filename="{flight.event.slug}-{flight.pk}-finishing-order.csv"'

@@ -1,7 +1,8 @@
 """After every change to a flight: its bracket's rows brought in step with the pairing
 package (:func:`advance`), tables for the newly ready matches, their players told, the
-entries' places stored, the flight's and the event's status. Called inside the caller's
-transaction, with the flight locked."""
+entries' places stored, the flight's status (not the event's: its directors end it),
+the rounds due published. Called inside the caller's transaction, with the flight
+locked."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from typing import Any
 
 from games.notifications.services import Notice, notify_all
 from tournaments import bridge, pairing
-from tournaments.models import DONE, OPEN, Entry, Event, Flight, Format, TournamentMatch
+from tournaments.models import DONE, OPEN, Entry, Flight, Format, TournamentMatch
 from tournaments.pairing.common import is_entrant
-from tournaments.services.common import match_notice_context, touch
+from tournaments.services.common import match_notice_context, publish_due, touch
 
 #: The place columns of an entry (written by :func:`_store_places` only).
 PLACE_FIELDS = ("place", "place_label", "side_part", "side_place_label")
@@ -87,7 +88,17 @@ def advance(
     elif ready and flight.format == Format.SWISS:
         _assign_tables(flight, ready)
         TournamentMatch.objects.bulk_update(ready, ["table"])
-    _notify_ready(flight, ready, entries)
+    shown, opened = publish_due(flight, rows)
+    # Players hear of a match once its round is published (now or earlier).
+    notify = [m for m in ready if (m.part, m.round) in shown]
+    notify += [
+        m
+        for m in rows
+        if (m.part, m.round) in opened
+        and m.status == TournamentMatch.Status.READY
+        and m not in notify
+    ]
+    _notify_ready(flight, notify, entries)
     fields = []
     finished = _finished(flight, rows)
     _store_places(flight, rows, entries, bracket, resolved, finished=finished)
@@ -95,16 +106,9 @@ def advance(
         # Finished by this result, or open again after a correction reset a final.
         flight.status = Flight.Status.FINISHED if finished else Flight.Status.DRAWN
         fields.append("status")
+    # The event's status is not the flight's business: ending an event is its
+    # director's act (tournaments.services.events.event_finish).
     touch(flight, *fields)
-    if fields:
-        event = flight.event
-        others_open = event.flights.exclude(pk=flight.pk).exclude(status=Flight.Status.FINISHED)
-        status = Event.Status.FINISHED if finished and not others_open.exists() else None
-        if not finished and event.status == Event.Status.FINISHED:
-            status = Event.Status.RUNNING
-        if status is not None and status != event.status:
-            event.status = status
-            event.save(update_fields=["status"])
     return ready
 
 

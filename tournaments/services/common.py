@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Player
 from tournaments import live, pairing
 from tournaments.messages import pairing_message
-from tournaments.models import Event, Flight, TournamentMatch
+from tournaments.models import DONE, Event, Flight, FlightRound, Format, TournamentMatch
 
 
 def pairing_error(exc: pairing.PairingError) -> ValidationFailed:
@@ -90,3 +91,79 @@ def match_notice_context(flight: Flight, row: TournamentMatch, **more: Any) -> d
         "flight_id": flight.pk,
         **more,
     }
+
+
+# ---------------------------------------------------------------------- publishing
+#: What the draw publishes (``flight_draw(publish=...)``): no round, round 1 (of the
+#: bracket's first part; Swiss and round robin: round 1), or every round of the draw.
+PUBLISH_CHOICES = ("none", "first", "all")
+
+
+def publish_round(
+    flight: Flight, part: str, number: int, rounds: dict[tuple[str, int], FlightRound]
+) -> FlightRound:
+    """Mark round ``number`` of ``part`` published (a settings row is made from the
+    flight's defaults when it has none); ``rounds`` is kept in step."""
+    row = rounds.get((part, number))
+    if row is None:
+        row = FlightRound(
+            flight=flight,
+            part=part,
+            number=number,
+            match_length=flight.match_length,
+            clock_preset=flight.clock_preset,
+            clock_policy=flight.clock_policy,
+        )
+        rounds[(part, number)] = row
+    if row.published_at is None:
+        row.published_at = timezone.now()
+        row.save()
+    return row
+
+
+def publish_due(
+    flight: Flight, rows: list[TournamentMatch]
+) -> tuple[set[tuple[str, int]], set[tuple[str, int]]]:
+    """Publish the rounds that are due, and return (the published rounds, those just
+    published). Knockouts and round robin, once the director published a round: the next
+    round of a part is published when every match of the round before has a result (or
+    a bye); a part's first round (a consolation, a losers' bracket, a grand final) when
+    every one of its matches has its players known or is decided. Swiss rounds are
+    paired and published by the director (``round_publish``)."""
+    rounds = {(r.part, r.number): r for r in flight.rounds.all()}
+    shown = {key for key, r in rounds.items() if r.published_at is not None}
+    opened: set[tuple[str, int]] = set()
+    if flight.format == Format.SWISS or not shown:
+        return shown, opened
+    by_round: dict[tuple[str, int], list[TournamentMatch]] = {}
+    for m in rows:
+        by_round.setdefault((m.part, m.round), []).append(m)
+    for part, number in sorted(by_round, key=lambda k: (k[1], k[0])):
+        if (part, number) in shown:
+            continue
+        before = by_round.get((part, number - 1))
+        if number > 1:
+            due = (part, number - 1) in shown and all(m.status in DONE for m in before or ())
+        else:
+            due = all(m.status != TournamentMatch.Status.PENDING for m in by_round[(part, 1)])
+        if due:
+            publish_round(flight, part, number, rounds)
+            shown.add((part, number))
+            opened.add((part, number))
+    return shown, opened
+
+
+def require_published(flight: Flight, row: TournamentMatch) -> None:
+    """Refuse (409 ``round_not_published``) a result (a director's too), a report, a
+    confirmation, a correction or an online start of a match whose round is not
+    published: nobody but the directors sees its pairing, so nothing is played or
+    recorded on it (publishing is one click on the flight's page). Setting its table is
+    the director's preparation and stays allowed."""
+    if not FlightRound.objects.filter(
+        flight=flight, part=row.part, number=row.round, published_at__isnull=False
+    ).exists():
+        raise Conflict(
+            "round_not_published",
+            _("This match's round is not published yet: publish it first."),
+            extra={"part": row.part, "round": row.round},
+        )

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.errors import Conflict, ValidationFailed
@@ -25,7 +24,13 @@ from tournaments.models import (
     TournamentMatch,
 )
 from tournaments.services.advancing import advance
-from tournaments.services.common import lock_flight, pairing_error, require_director, touch
+from tournaments.services.common import (
+    PUBLISH_CHOICES,
+    lock_flight,
+    pairing_error,
+    publish_round,
+    require_director,
+)
 
 
 def _round_settings(flight: Flight) -> dict[tuple[str, int], FlightRound]:
@@ -39,18 +44,48 @@ def _length_for(
     return found.match_length if found is not None else flight.match_length
 
 
-def flight_draw(*, flight_id: int, by: Any, seed: int | None = None) -> Flight:
-    """Seed the active entries (by rating, ties by registration order; or at random with
-    a recorded ``seed``, drawn with ``secrets`` when not given), then: a bracket is built
+def _rating_seeding(entries: list[Entry]) -> pairing.Seeding:
+    """Seeds by rating: the players with a rated result first, by their rating at entry
+    (ties: by registration); then those without one yet (a walk-in made on the spot, a
+    new member: their 1500 is the rating list's starting point, not a measure), by
+    rating, then by registration."""
+    rated = [(e.pk, float(e.rating)) for e in entries if e.player.experience > 0]
+    unrated = [(e.pk, float(e.rating)) for e in entries if e.player.experience == 0]
+    order = (
+        pairing.seed_order(rated, method="rating").order
+        + pairing.seed_order(unrated, method="rating").order
+    )
+    return pairing.Seeding(order=order, method="rating")
+
+
+def flight_draw(
+    *, flight_id: int, by: Any, seed: int | None = None, publish: str = "first"
+) -> Flight:
+    """Seed the active entries (by rating, ties by registration order, the players
+    without a rated result after the rated ones: :func:`_rating_seeding`; or at random
+    with a recorded ``seed``, drawn with ``secrets`` when not given), then: a bracket is built
     and stored, with one match row per slot, the first matches ready and byes decided;
-    Swiss: round 1 is paired and published; round robin: every round."""
+    Swiss: round 1 is paired; round robin: every round.
+
+    ``publish`` (:data:`~tournaments.services.common.PUBLISH_CHOICES`): ``"first"``
+    publishes round 1 (a bracket's first part's; the later rounds follow as
+    :func:`~tournaments.services.common.publish_due` says), ``"all"`` every round of the
+    draw (Swiss: round 1), ``"none"`` none (the director publishes them,
+    :func:`round_publish`). An unpublished round is shown to the directors only and
+    takes no result. A draft event is published by its first draw."""
+    if publish not in PUBLISH_CHOICES:
+        raise ValidationFailed(
+            "invalid_publish", _("Publish no round, the first round or every round.")
+        )
     with transaction.atomic():
         flight = lock_flight(flight_id)
         require_director(by, flight.event)
         if flight.status != Flight.Status.REGISTRATION:
             raise Conflict("already_drawn", _("This flight has been drawn already."))
         entries = list(
-            flight.entries.filter(status=Entry.Status.ACTIVE).order_by("created_at", "pk")
+            flight.entries.filter(status=Entry.Status.ACTIVE)
+            .select_related("player")
+            .order_by("created_at", "pk")
         )
         by_id = {e.pk: e for e in entries}
         try:
@@ -65,9 +100,7 @@ def flight_draw(*, flight_id: int, by: Any, seed: int | None = None) -> Flight:
                     raise ValidationFailed(
                         "seed_not_used", _("A seeding by rating takes no random seed.")
                     )
-                seeding = pairing.seed_order(
-                    [(e.pk, float(e.rating)) for e in entries], method="rating"
-                )
+                seeding = _rating_seeding(entries)
             if len(entries) < 2:
                 raise pairing.PairingError("too_few_entrants", "fewer than 2 entrants")
             for number, entry_id in enumerate(seeding.order, start=1):
@@ -97,15 +130,22 @@ def flight_draw(*, flight_id: int, by: Any, seed: int | None = None) -> Flight:
                     )
                     for s in bracket.slots
                 )
+                if publish != "none":
+                    keys = {(s.part, s.round) for s in bracket.slots}
+                    lead = bracket.parts[0]
+                    for part, number in sorted(keys):
+                        if publish == "all" or (part, number) == (lead, 1):
+                            publish_round(flight, part, number, rounds)
             elif flight.format == Format.SWISS:
-                _swiss_round(flight, 1, rounds=rounds)
+                _swiss_round(flight, 1, rounds=rounds, publish=publish != "none")
             else:
                 order = list(seeding.order)
                 all_rounds = pairing.round_robin_rounds(order)
                 rows = []
                 for rnd in all_rounds:
                     rows += _pairing_rows(flight, rnd, rounds=rounds)
-                    _publish(flight, "", rnd.number, rounds)
+                    if publish == "all" or (publish == "first" and rnd.number == 1):
+                        publish_round(flight, "", rnd.number, rounds)
                 TournamentMatch.objects.bulk_create(rows)
         except pairing.PairingError as exc:
             raise pairing_error(exc) from None
@@ -154,30 +194,15 @@ def _pairing_rows(
     return rows
 
 
-def _publish(
-    flight: Flight, part: str, number: int, rounds: dict[tuple[str, int], FlightRound]
-) -> FlightRound:
-    row = rounds.get((part, number))
-    if row is None:
-        row = FlightRound(
-            flight=flight,
-            part=part,
-            number=number,
-            match_length=flight.match_length,
-            clock_preset=flight.clock_preset,
-            clock_policy=flight.clock_policy,
-        )
-        rounds[(part, number)] = row
-    if row.published_at is None:
-        row.published_at = timezone.now()
-        row.save()
-    return row
-
-
 def _swiss_round(
-    flight: Flight, number: int, *, rounds: dict[tuple[str, int], FlightRound]
+    flight: Flight,
+    number: int,
+    *,
+    rounds: dict[tuple[str, int], FlightRound],
+    publish: bool = True,
 ) -> list[TournamentMatch]:
-    """Pair Swiss round ``number`` from the standings and history, store and publish it."""
+    """Pair Swiss round ``number`` from the standings and history, store it and (unless
+    ``publish`` is false) publish it."""
     entries = list(flight.entries.filter(seed__isnull=False).order_by("seed"))
     rows = list(flight.matches.all())
     table = bridge.standings(flight, entries, rows)
@@ -186,7 +211,8 @@ def _swiss_round(
     history = [(m.entry_a_id, m.entry_b_id) for m in rows if m.entry_a_id is not None]
     rnd = pairing.swiss_pairings(players, history, number)
     new_rows = TournamentMatch.objects.bulk_create(_pairing_rows(flight, rnd, rounds=rounds))
-    _publish(flight, "", number, rounds)
+    if publish:
+        publish_round(flight, "", number, rounds)
     return new_rows
 
 
@@ -194,8 +220,10 @@ def round_publish(
     *, flight_id: int, by: Any, part: str = "", number: int | None = None
 ) -> FlightRound:
     """Publish a round's pairings. Swiss: pair the next round from the standings (every
-    match of the round before must have a result); others: mark round ``number`` of part
-    ``part`` published (its matches exist from the draw)."""
+    match of the round before must have a result), or publish round 1 when the draw
+    paired it unpublished; others: mark round ``number`` of part ``part`` published (its
+    matches exist from the draw; any round, in any order). Its players with a match
+    ready are told."""
     with transaction.atomic():
         flight = lock_flight(flight_id)
         require_director(by, flight.event)
@@ -214,6 +242,10 @@ def round_publish(
                 )
             if following > flight.options["rounds"]:
                 raise Conflict("all_rounds_published", _("Every round has been published."))
+            if flight.matches.filter(round=following).exists():  # paired at the draw
+                publish_round(flight, "", following, rounds)
+                advance(flight, notify_rows=list(flight.matches.filter(round=following)))
+                return rounds[("", following)]
             if flight.matches.filter(round=published).exclude(status__in=DONE).exists():
                 raise Conflict(
                     "round_not_finished",
@@ -229,6 +261,11 @@ def round_publish(
             (m.part, m.round) for m in flight.matches.only("part", "round")
         }:
             raise ValidationFailed("invalid_round", _("This flight has no such round."))
-        row = _publish(flight, part, number, rounds)
-        touch(flight)
+        row = publish_round(flight, part, number, rounds)
+        advance(
+            flight,
+            notify_rows=list(
+                flight.matches.filter(part=part, round=number, status=TournamentMatch.Status.READY)
+            ),
+        )
         return row

@@ -1,4 +1,5 @@
-"""Events: create one (its creator directs it), change its settings, add a director."""
+"""Events: create one (its creator directs it), change its settings, add a director,
+publish it, end it (the director's act: a finished flight does not end it) and reopen it."""
 
 from __future__ import annotations
 
@@ -137,4 +138,74 @@ def event_add_director(*, event_id: int, by: Any, user: Any) -> Event:
             raise ValidationFailed("inactive_user", _("Only active users can direct an event."))
         event.directors.add(user)
         live.event_changed(event.pk)
+    return event
+
+
+def _locked_event(event_id: int) -> Event:
+    try:
+        return Event.objects.select_for_update().get(pk=event_id)
+    except Event.DoesNotExist:
+        raise NotFound("event_not_found", _("There is no event with this id.")) from None
+
+
+def event_publish(*, event_id: int, by: Any) -> Event:
+    """Show a draft event to everyone (its directors may): until then only its directors
+    (and superusers) see it, on the pages and in the API. The draw publishes a draft
+    event too. Publishing a published event changes nothing."""
+    with transaction.atomic():
+        event = _locked_event(event_id)
+        require_director(by, event)
+        if event.status == Event.Status.DRAFT:
+            event.status = Event.Status.RUNNING
+            event.save(update_fields=["status"])
+            live.event_changed(event.pk)
+    return event
+
+
+def event_finish(*, event_id: int, by: Any) -> Event:
+    """End the event (its directors may): no new flight after. A finished flight never
+    ends its event; this is the director's act.
+
+    Refused (409 ``flights_unfinished``, ``extra["flights"]``: their ids and names) while
+    a drawn flight is not finished: its matches would be left without results. Flights
+    never drawn do not stop it (nothing was played in them). A draft event is published
+    by ending it (its results, if any, are for everyone). Ending a finished event
+    changes nothing; :func:`event_reopen` undoes it."""
+    with transaction.atomic():
+        list(
+            Flight.objects.select_for_update()
+            .filter(event_id=event_id)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        event = _locked_event(event_id)
+        require_director(by, event)
+        if event.status == Event.Status.FINISHED:
+            return event
+        playing = list(
+            event.flights.filter(status=Flight.Status.DRAWN).order_by("pk").values("id", "name")
+        )
+        if playing:
+            raise Conflict(
+                "flights_unfinished",
+                _("These flights are still being played: %(names)s.")
+                % {"names": ", ".join(f["name"] for f in playing)},
+                extra={"flights": playing},
+            )
+        event.status = Event.Status.FINISHED
+        event.save(update_fields=["status"])
+        live.event_changed(event.pk)
+    return event
+
+
+def event_reopen(*, event_id: int, by: Any) -> Event:
+    """Open a finished event again (a director ended it by mistake): it is running, new
+    flights can be made. Reopening an event that is not finished changes nothing."""
+    with transaction.atomic():
+        event = _locked_event(event_id)
+        require_director(by, event)
+        if event.status == Event.Status.FINISHED:
+            event.status = Event.Status.RUNNING
+            event.save(update_fields=["status"])
+            live.event_changed(event.pk)
     return event

@@ -15,7 +15,7 @@ from games.models import Game, Match
 from games.play import services as game_services
 from tournaments.models import ClockPolicy, FlightRound, TournamentMatch
 from tournaments.services.advancing import advance
-from tournaments.services.common import lock_match, side_of_user, touch
+from tournaments.services.common import lock_match, require_published, side_of_user, touch
 from tournaments.services.results import rating_key, record, require_open
 
 logger = logging.getLogger(__name__)
@@ -34,6 +34,7 @@ def match_start_online(*, match_id: int, by: Any, clock: bool | None = None) -> 
             raise PermissionDenied("not_your_match", _("You can start only your own matches."))
         if row.status != TournamentMatch.Status.READY:
             raise Conflict("match_not_ready", _("This match cannot be played now."))
+        require_published(flight, row)
         if row.online_match_id is not None:
             raise Conflict("already_online", _("This match is already being played online."))
         if row.late_points:

@@ -26,6 +26,7 @@ from tournaments.services.common import (
     match_notice_context,
     pairing_error,
     require_director,
+    require_published,
     side_of_user,
     touch,
 )
@@ -170,6 +171,7 @@ def result_enter(
     with transaction.atomic():
         flight, row = lock_match(match_id)
         require_director(by, flight.event)
+        require_published(flight, row)
         check_version(row, expected_version)
         require_open(row)
         result = (
@@ -210,6 +212,7 @@ def result_report(
             raise PermissionDenied("not_your_match", _("You can report only your own matches."))
         check_version(row, expected_version)
         require_open(row)
+        require_published(flight, row)
         result = _checked(row, score_a=score_a, score_b=score_b, games=games)
         report = {**result, "user": by.pk, "at": timezone.now().isoformat()}
         other = row.report_b if side == "a" else row.report_a
