@@ -60,7 +60,10 @@ def result_sentence(result: Mapping[str, Any], names: Mapping[str, str]) -> str:
         )
         if mine is None or theirs is None:
             return _("%(name)s won") % {"name": name}
-        return _("%(name)s won %(won)s\u2013%(lost)s") % {"name": name, "won": mine, "lost": theirs}
+        # The score's en dash is written as the character, not "\u2013": xgettext does
+        # not decode escapes, and the catalogue's msgid must be the string looked up.
+        sentence = _("%(name)s won %(won)s–%(lost)s")  # noqa: RUF001
+        return sentence % {"name": name, "won": mine, "lost": theirs}
     return _("no result")
 
 
