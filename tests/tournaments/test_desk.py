@@ -251,6 +251,28 @@ def test_the_draw_button_of_the_checked_in(client, event, director):
     assert Entry.objects.get(pk=entries[2].pk).status == "withdrawn"
 
 
+def test_the_draw_of_the_checked_in_publishes_as_the_draw_form_says(client, event, director):
+    """Both draw buttons share one form: its "publish" choice holds for the checked-in
+    draw too (round 1 only by default; every round when asked)."""
+    flights = [
+        flight_with(event, rated_players(4, top=2000 - 100 * i), name=f"F{i}") for i in (0, 1)
+    ]
+    for flight in flights:
+        for e in flight.entries.all():
+            entry_check_in(entry_id=e.pk, by=director)
+    client.force_login(director)
+    for flight, publish in zip(flights, ("first", "all"), strict=True):
+        client.post(
+            reverse("tournaments:flight-draw-checked-in", args=[event.slug, flight.pk]),
+            {"publish": publish},
+        )
+    published = [
+        sorted(flight.rounds.filter(published_at__isnull=False).values_list("number", flat=True))
+        for flight in flights
+    ]
+    assert published == [[1], [1, 2]]
+
+
 # ====================================================================== API
 def test_the_api_desk_and_ticks(event, director):
     flight = flight_with(event, rated_players(2))

@@ -199,7 +199,10 @@ class FlightDrawCheckedInApi(APIView):
     def post(self, request: Request, flight_id: int) -> Response:
         data = _valid(DrawInput, request)
         result = desk.flight_draw_checked_in(
-            flight_id=flight_id, by=request.user, seed=data.get("seed")
+            flight_id=flight_id,
+            by=request.user,
+            seed=data.get("seed"),
+            publish=data.get("publish", "first"),
         )
         body = {"flight": result.flight.pk, "left_out": [e.pk for e in result.left_out]}
         return Response(DrawnOutput(body).data)

@@ -200,7 +200,12 @@ def flight_draw_checked_in(
         return redirect(next_or(request, manage))
     return act(
         request,
-        lambda: desk.flight_draw_checked_in(flight_id=flight.pk, by=request.user, seed=seed),
+        lambda: desk.flight_draw_checked_in(
+            flight_id=flight.pk,
+            by=request.user,
+            seed=seed,
+            publish=request.POST.get("publish", "first"),
+        ),
         to=next_or(request, manage),
         success=_left_out_text,
     )

@@ -162,11 +162,13 @@ class DrawResult:
     left_out: list[Entry]
 
 
-def flight_draw_checked_in(*, flight_id: int, by: Any, seed: int | None = None) -> DrawResult:
+def flight_draw_checked_in(
+    *, flight_id: int, by: Any, seed: int | None = None, publish: str = "first"
+) -> DrawResult:
     """The draw of the players who checked in: every active entry not checked in is
-    withdrawn first (``left_out``), then the draw as :func:`flight_draw` makes it; all
-    or nothing. Refused when nobody checked in (409 ``nobody_checked_in``: the draw
-    would leave everyone out) and as the draw refuses."""
+    withdrawn first (``left_out``), then the draw as :func:`flight_draw` makes it (with
+    its ``publish`` choice); all or nothing. Refused when nobody checked in (409
+    ``nobody_checked_in``: the draw would leave everyone out) and as the draw refuses."""
     with transaction.atomic():
         flight = lock_flight(flight_id)
         require_director(by, flight.event)
@@ -186,5 +188,5 @@ def flight_draw_checked_in(*, flight_id: int, by: Any, seed: int | None = None) 
         Entry.objects.filter(pk__in=[e.pk for e in absent]).update(status=Entry.Status.WITHDRAWN)
         for entry in absent:
             entry.status = Entry.Status.WITHDRAWN
-        drawn = flight_draw(flight_id=flight_id, by=by, seed=seed)
+        drawn = flight_draw(flight_id=flight_id, by=by, seed=seed, publish=publish)
         return DrawResult(drawn, absent)
