@@ -115,11 +115,9 @@ def flight_bracket(*, flight_id: int, viewer: Any = EVERYTHING) -> BracketPage:
     director = viewer is EVERYTHING or flight.event.is_director(viewer)
     if not director and flight.event.status == Event.Status.DRAFT:
         raise Flight.DoesNotExist
-        entries = list(
-            flight.entries.filter(status__in=IN_FLIGHT)
-            .select_related("player")
-            .order_by("seed", "pk")
-        )
+    entries = list(
+        flight.entries.filter(status__in=IN_FLIGHT).select_related("player").order_by("seed", "pk")
+    )
     rounds = {(r.part, r.number): r for r in flight.rounds.all()}
     matches = list(
         flight.matches.select_related("entry_a__player", "entry_b__player").order_by("pk")
