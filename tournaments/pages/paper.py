@@ -125,7 +125,7 @@ def _clock_name(preset: str) -> str:
 def flight_draw_pdf(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse:
     """The draw sheet: each bracket part whole on one landscape page (``?size=a3``), or
     a Swiss / round robin's rounds."""
-    page = public._flight_or_404(slug, flight_id)
+    page = public._flight_or_404(slug, flight_id, request.user)
     flight = page.flight
     size = request.GET.get("size", "a4")
     paper, drawing_height = SIZES.get(size, SIZES["a4"])
@@ -180,7 +180,7 @@ def _round_sheets(page: selectors.BracketPage, part: str, number: int) -> dict[s
 
 def flight_round_pdf(request: HttpRequest, slug: str, flight_id: int, number: int) -> HttpResponse:
     """One round's pairings and a score sheet per match (``?part=`` of a bracket)."""
-    page = public._flight_or_404(slug, flight_id)
+    page = public._flight_or_404(slug, flight_id, request.user)
     part = request.GET.get("part", "")
     context = _common(request, page) | _round_sheets(page, part, number)
     return _pdf_response(
@@ -193,7 +193,7 @@ def flight_round_pdf(request: HttpRequest, slug: str, flight_id: int, number: in
 
 def flight_standings_pdf(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse:
     """The standings of a Swiss / round robin, or a bracket's finishing order."""
-    page = public._flight_or_404(slug, flight_id)
+    page = public._flight_or_404(slug, flight_id, request.user)
     flight = page.flight
     context = _common(request, page)
     if flight.is_bracket:
