@@ -191,3 +191,26 @@ def start_run(limit: int, *, load_effect: str) -> float:
             flush=True,
         )
     return began
+
+
+#: The project's root (the bench scripts import it as Django's code).
+ROOT = Path(__file__).resolve().parent.parent
+#: The superuser's maintenance database, for creating and dropping a bench database.
+PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+def django_setup(db_name: str) -> None:
+    """Django on the bench database ``db_name`` (PostgreSQL on 127.0.0.1) with the test
+    settings: the production ones need collected static files to render a page; the
+    database and the code path are the same."""
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{db_name}",
+            "REDIS_URL": "redis://127.0.0.1:6379/14",
+        }
+    )
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()

@@ -29,36 +29,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import _host  # bench/_host.py: this folder is on sys.path when run as a script
 
-ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
 DB_NAME = "bench_mat"
-PG_ADMIN_DSN = f"postgresql://postgres@{HOST}:5432/postgres"
-DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
-
-
-def setup_django() -> None:
-    os.environ.update(
-        {
-            # The test settings: the production ones need collected static files to render
-            # the page; the database and the code path are the same.
-            "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "DATABASE_URL": DATABASE_URL,
-            "REDIS_URL": "redis://127.0.0.1:6379/14",
-        }
-    )
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
 
 
 def outline_of(text: str) -> object:
@@ -131,9 +108,9 @@ def main() -> None:
     parser.add_argument("--keep-db", action="store_true", help=f"keep {DB_NAME} afterwards")
     args = parser.parse_args()
     _host.warn_if_busy()
-    _host.database_recreate(PG_ADMIN_DSN, DB_NAME)
+    _host.database_recreate(_host.PG_ADMIN_DSN, DB_NAME)
     try:
-        setup_django()
+        _host.django_setup(DB_NAME)
         from django.contrib.auth import get_user_model
         from django.core.management import call_command
         from django.db import transaction
@@ -188,7 +165,7 @@ def main() -> None:
             from django.db import connections
 
             connections.close_all()
-            _host.database_drop(PG_ADMIN_DSN, DB_NAME)
+            _host.database_drop(_host.PG_ADMIN_DSN, DB_NAME)
 
 
 if __name__ == "__main__":

@@ -21,33 +21,12 @@ well under 2 s.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import _host  # bench/_host.py: this folder is on sys.path when run as a script
 
-ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
 DB_NAME = "bench_paper"
-PG_ADMIN_DSN = f"postgresql://postgres@{HOST}:5432/postgres"
-DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
-
-
-def setup_django() -> None:
-    os.environ.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "DATABASE_URL": DATABASE_URL,
-            "REDIS_URL": "redis://127.0.0.1:6379/14",
-        }
-    )
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
 
 
 def flights() -> tuple[object, list[tuple[str, object]]]:
@@ -113,9 +92,9 @@ def main() -> None:
     parser.add_argument("--keep-db", action="store_true", help=f"keep {DB_NAME} afterwards")
     args = parser.parse_args()
     _host.warn_if_busy()
-    _host.database_recreate(PG_ADMIN_DSN, DB_NAME)
+    _host.database_recreate(_host.PG_ADMIN_DSN, DB_NAME)
     try:
-        setup_django()
+        _host.django_setup(DB_NAME)
         import logging
 
         from django.core.management import call_command
@@ -167,7 +146,7 @@ def main() -> None:
             from django.db import connections
 
             connections.close_all()
-            _host.database_drop(PG_ADMIN_DSN, DB_NAME)
+            _host.database_drop(_host.PG_ADMIN_DSN, DB_NAME)
 
 
 if __name__ == "__main__":
