@@ -354,6 +354,7 @@ def test_the_director_records_lateness_on_the_match_page_and_everyone_sees_it(
         note in en.get(_url("flight-manage", slug=event.slug, flight_id=flight.pk)).content.decode()
     )
     en.logout()
+    en.cookies["django_language"] = "en"  # logout() empties the cookie jar
     public = en.get(_url("flight", slug=event.slug, flight_id=flight.pk)).content.decode()
     assert note in public
     # A refusal shows the service's words and changes nothing.
@@ -363,8 +364,8 @@ def test_the_director_records_lateness_on_the_match_page_and_everyone_sees_it(
     assert _match(flight, "M1-1").late_minutes == 12
     # The arrival time, counted from the round's start.
     start = datetime.datetime(2025, 3, 1, 19, 0, tzinfo=timezone.get_current_timezone())
-    FlightRound.objects.create(
-        flight=flight, part="main", number=1, match_length=5, starts_at=start
+    FlightRound.objects.update_or_create(  # round 1's row: the draw published it
+        flight=flight, part="main", number=1, defaults={"match_length": 5, "starts_at": start}
     )
     en.post(post, {"side": "b", "minutes": "", "arrived": "19:16"})
     assert (_match(flight, "M1-1").status, _match(flight, "M1-1").late_forfeit) == (

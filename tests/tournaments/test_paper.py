@@ -150,7 +150,7 @@ def test_round_sheets_list_the_pairings_and_a_score_sheet_per_match(en, swiss, t
     for player in players:
         assert player.name in pages[0]
     assert text.count("Score sheet") == 3
-    assert re.search(r"5\s+points", pages[1]) and "seed 002" in pages[1]  # length, clock
+    assert re.search(r"5\s+points", pages[1]) and "club (11 s + 1:30)" in pages[1]  # length, clock
     matches = TournamentMatch.objects.filter(flight=flight, round=1).order_by("index")
     for m in matches:
         assert f"{m.slot_key}" in text
@@ -210,7 +210,7 @@ def test_without_weasyprint_the_pdfs_answer_503(en, knockout, monkeypatch):
 
 
 def test_a_visitor_gets_no_pdf_of_a_draft_event(client, director):
-    event = EventFactory(director=director)
+    event = EventFactory(director=director, status=Event.Status.DRAFT)
     flight = flight_with(event, _players(4), match_length=3)
     assert Event.objects.get(pk=event.pk).status == Event.Status.DRAFT
     for name in ("flight-draw-pdf", "flight-standings-pdf"):

@@ -28,12 +28,15 @@ def _refused(**kwargs) -> ValidationFailed:
 def test_a_round_the_part_does_not_have_is_refused(event, director):
     flight = flight_with(event, rated_players(16))
     flight_draw(flight_id=flight.pk, by=director)
+    # The draw publishes round 1 (its settings row); the refusal writes no other.
+    before = list(FlightRound.objects.filter(flight=flight).values())
     with translation.override("en"):
         refused = _refused(flight_id=flight.pk, by=director, part="main", number=7)
     assert refused.code == "no_such_round"
     assert refused.extra == {"rounds": 4, "numbers": [1, 2, 3, 4], "drawn": True}
     assert "4 rounds, numbered 1 to 4" in str(refused.detail)
-    assert not FlightRound.objects.filter(flight=flight).exists()
+    assert list(FlightRound.objects.filter(flight=flight).values()) == before
+    assert not FlightRound.objects.filter(flight=flight, number=7).exists()
     flight_round_set(flight_id=flight.pk, by=director, part="main", number=4, match_length=11)
 
     # Before the draw: the rounds the entries so far give, and it says so.

@@ -65,7 +65,7 @@ class FlightLatenessApi(APIView):
     def post(self, request: Request, flight_id: int) -> Response:
         data = _valid(FlightLatenessInput, request)
         flight_set_lateness(flight_id=flight_id, by=request.user, **data)
-        return _flight_output(flight_id)
+        return _flight_output(flight_id, request.user)
 
 
 class MatchLatenessApi(APIView):
