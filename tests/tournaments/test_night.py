@@ -327,3 +327,42 @@ def test_a_refused_quick_score_is_shown_on_its_match_with_the_scores_typed(clien
     assert "quick-error" not in other
     # Where the form goes back to is the flight's page, not the refused post's address.
     assert f'name="next" value="{manage}"' in row
+
+
+@pytest.mark.parametrize(
+    ("format", "options", "n"),
+    [
+        ("single_elimination", {}, 11),
+        ("consolation", {"entry_rounds": 2}, 11),
+        ("progressive_consolation", {}, 11),
+        ("last_chance", {"entry_rounds": 2}, 11),
+        ("double_elimination", {"bracket_reset": False}, 5),
+        ("double_elimination", {"bracket_reset": True}, 8),
+        ("round_robin", {}, 5),
+    ],
+)
+def test_with_round_1_published_the_rounds_follow_to_a_champion(format, options, n):
+    """The draw's default publishes round 1 only; every later round (a side part's first,
+    a double elimination's grand final and its reset, numbered after the losers' bracket,
+    included) is published as it becomes due, so the director never meets
+    ``round_not_published`` on a match whose players are known."""
+    event = EventFactory()
+    director = event.directors.first()
+    flight = flight_with(event, rated_players(n), format=format, options=options)
+    flight_draw(flight_id=flight.pk, by=director)
+    for _ in range(100):
+        ready = list(
+            TournamentMatch.objects.filter(flight=flight, status__in=("ready",)).order_by("pk")
+        )
+        if not ready:
+            break
+        m = ready[0]
+        # Side B wins the grand final, so that a bracket reset is played too.
+        a_wins = m.part != "final"
+        result_enter(
+            match_id=m.pk,
+            by=director,
+            score_a=m.match_length if a_wins else 0,
+            score_b=0 if a_wins else m.match_length,
+        )
+    assert Flight.objects.get(pk=flight.pk).status == Flight.Status.FINISHED

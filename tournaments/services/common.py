@@ -141,11 +141,14 @@ def publish_due(
     for part, number in sorted(by_round, key=lambda k: (k[1], k[0])):
         if (part, number) in shown:
             continue
-        before = by_round.get((part, number - 1))
-        if number > 1:
-            due = (part, number - 1) in shown and all(m.status in DONE for m in before or ())
+        # The round before in the same part. A part's rounds need not start at 1: a double
+        # elimination's grand final is numbered after the losers' bracket's last round.
+        earlier = [n for p, n in by_round if p == part and n < number]
+        if earlier:
+            before = (part, max(earlier))
+            due = before in shown and all(m.status in DONE for m in by_round[before])
         else:
-            due = all(m.status != TournamentMatch.Status.PENDING for m in by_round[(part, 1)])
+            due = all(m.status != TournamentMatch.Status.PENDING for m in by_round[(part, number)])
         if due:
             publish_round(flight, part, number, rounds)
             shown.add((part, number))
