@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import error_responses
+from games.api.common import error_responses, json_parsers
 from games.errors import PermissionDenied
 from tournaments import payouts, prizes
 from tournaments.models import Event, Flight, SidePool, SidePoolEntry
@@ -220,6 +220,8 @@ class FlightMoneyApi(APIView):
     names its ``field``)."""
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    # Nested objects: JSON only (games.api.common.json_parsers says why).
+    parser_classes = json_parsers()
 
     @extend_schema(responses={200: MoneySettingsOutput, **READ_ERRORS})
     def get(self, request: Request, flight_id: int) -> Response:
@@ -243,6 +245,8 @@ class FlightSidePoolsApi(APIView):
     split default: 70/30 over the flight's main ranking)."""
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    # Nested objects: JSON only (games.api.common.json_parsers says why).
+    parser_classes = json_parsers()
 
     @extend_schema(responses={200: SidePoolOutput(many=True), **READ_ERRORS})
     def get(self, request: Request, flight_id: int) -> Response:

@@ -25,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import ErrorOutput, error_responses, query_choice
+from games.api.common import ErrorOutput, error_responses, json_parsers, query_choice
 from games.errors import NotFound
 from tournaments import selectors
 from tournaments.models import Entry, Event, Flight, TournamentMatch
@@ -215,6 +215,8 @@ class EventFlightsApi(APIView):
     """Create a flight of the event (its directors only)."""
 
     permission_classes = [permissions.IsAuthenticated]
+    # Nested objects: JSON only (games.api.common.json_parsers says why).
+    parser_classes = json_parsers()
 
     @extend_schema(request=FlightCreateInput, responses={201: FlightDetailOutput, **ERRORS})
     def post(self, request: Request, event_id: int) -> Response:
