@@ -6,12 +6,13 @@ is on ``sys.path``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,3 +215,19 @@ def django_setup(db_name: str) -> None:
     import django
 
     django.setup()
+
+
+@contextlib.contextmanager
+def django_bench_database(db_name: str, *, keep: bool = False) -> Iterator[None]:
+    """A fresh bench database ``db_name`` with Django set up on it (:func:`django_setup`);
+    dropped afterwards unless ``keep``, whatever the bench raised."""
+    database_recreate(PG_ADMIN_DSN, db_name)
+    try:
+        django_setup(db_name)
+        yield
+    finally:
+        if not keep:
+            from django.db import connections
+
+            connections.close_all()
+            database_drop(PG_ADMIN_DSN, db_name)

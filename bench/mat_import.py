@@ -108,9 +108,7 @@ def main() -> None:
     parser.add_argument("--keep-db", action="store_true", help=f"keep {DB_NAME} afterwards")
     args = parser.parse_args()
     _host.warn_if_busy()
-    _host.database_recreate(_host.PG_ADMIN_DSN, DB_NAME)
-    try:
-        _host.django_setup(DB_NAME)
+    with _host.django_bench_database(DB_NAME, keep=args.keep_db):
         from django.contrib.auth import get_user_model
         from django.core.management import call_command
         from django.db import transaction
@@ -160,12 +158,6 @@ def main() -> None:
             if name == "played":
                 worst_played = max(times)
         print(f"seconds {worst_played:.2f}")
-    finally:
-        if not args.keep_db:
-            from django.db import connections
-
-            connections.close_all()
-            _host.database_drop(_host.PG_ADMIN_DSN, DB_NAME)
 
 
 if __name__ == "__main__":
