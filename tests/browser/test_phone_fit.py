@@ -47,8 +47,12 @@ class Page:
     kwargs: Callable[[World], dict[str, Any]] = lambda w: {}
     query: str = ""
     label: str = ""
+    path: str = ""  # instead of a name: a page no pattern names (an error page)
+    status: int = 200
 
     def url(self, world: World) -> str:
+        if self.path:
+            return self.path
         return reverse(self.name, kwargs=self.kwargs(world)) + self.query
 
 
@@ -133,6 +137,9 @@ PAGES: list[Page] = [
     Page("chouette:game-entry", (CHOUETTE,), lambda w: {"session_id": w.chouette.pk}),
     Page("chouette:summary", (ANONYMOUS, CHOUETTE), lambda w: {"session_id": w.chouette.pk}),
     Page("chouette:player", (ANONYMOUS, CHOUETTE), lambda w: {"player_id": w.seated[0].pk}),
+    # Django's error pages (templates/404.html, 403.html)
+    Page("", EVERYONE, path="/no-such-page/", status=404, label="404"),
+    Page("", (PLAYER,), path="/notifications/failed/", status=403, label="403"),
 ]
 
 #: URL patterns that are not pages to lay out, by name (or name prefix: ``admin:``), and
@@ -235,7 +242,7 @@ def _excluded(name: str) -> bool:
 
 def test_every_page_is_visited() -> None:
     names = {name for name, _ in url_patterns()}
-    visited = {page.name for page in PAGES}
+    visited = {page.name for page in PAGES if page.name}
     missing = sorted(n for n in names if n not in visited and not _excluded(n))
     assert not missing, (
         f"pages no phone visit covers: {missing}. Add them to PAGES in {__file__} "
@@ -590,9 +597,10 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
             shots = os.environ.get("PHONE_FIT_SHOTS")
             if shots:  # a folder: a screenshot of each page, for a person looking
                 phone.save_screenshot(f"{shots}/{role}-{language}-{len(fits):02d}.png")
-            if fit.status != 200:
+            if fit.status != page.status:
                 problems.append(f"{page.name}: answered {fit.status} at {phone.current_url}")
-            fit.url = f"{page.name}{' (' + page.label + ')' if page.label else ''}: {fit.url}"
+            label = f" ({page.label})" if page.label else ""
+            fit.url = f"{page.name or page.path}{label}: {fit.url}"
             fits.append(fit)
             violations = csp_violations(phone)
             if violations:
