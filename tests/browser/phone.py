@@ -133,9 +133,11 @@ class Fit:
         )
 
 
-def phone_chromium(width: int = PHONE_WIDTH, height: int = PHONE_HEIGHT) -> Any:
+def phone_chromium(
+    width: int = PHONE_WIDTH, height: int = PHONE_HEIGHT, pixel_ratio: int = 3
+) -> Any:
     """A headless Chromium laying pages out as a ``width`` by ``height`` phone (pixel ratio
-    3, touch, the mobile viewport), in English. Quit it when done."""
+    ``pixel_ratio``, touch, the mobile viewport), in English. Quit it when done."""
     import pytest
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -162,7 +164,14 @@ def phone_chromium(width: int = PHONE_WIDTH, height: int = PHONE_HEIGHT) -> Any:
         options.add_argument(argument)
     options.add_experimental_option(
         "mobileEmulation",
-        {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3, "touch": True}},
+        {
+            "deviceMetrics": {
+                "width": width,
+                "height": height,
+                "pixelRatio": pixel_ratio,
+                "touch": True,
+            }
+        },
     )
     return webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
 
