@@ -645,3 +645,57 @@ def test_every_page_fits_a_phone_as_a_director(phone, live_server, language) -> 
 @LANGUAGES
 def test_the_chouette_pages_fit_a_phone_with_six_at_the_table(phone, live_server, language) -> None:
     _visit_all(phone, live_server, CHOUETTE, language)
+
+
+def test_the_menu_folds_away_on_a_phone_and_not_on_a_laptop(phone, browser, live_server) -> None:
+    """On the phone the header is one bar (the brand, the notifications, Menu) at most
+    56 px high, the menu folded until Menu is tapped, then every link 44 px high; on a
+    laptop the links are in the header as always, with no Menu."""
+    from selenium.webdriver.common.by import By
+
+    from tests.factories import UserPlayerFactory
+
+    player = UserPlayerFactory(name="Kovács Anna", user__is_staff=True)
+    links = ["Home", "Matches", "Ratings", "Events", "Chouette", "Table clocks", "API"]
+    links += ["Administration", "Failed notifications", "Log out (" + player.user.username + ")"]
+    try:
+        phone.delete_all_cookies()
+        phone.get(f"{live_server.url}/healthz")
+        phone.add_cookie({"name": "django_language", "value": "en", "path": "/"})
+        _log_in(phone, live_server.url, player.user)
+        phone.get(f"{live_server.url}/")
+        header = phone.find_element(By.CSS_SELECTOR, ".site-header")
+        bar = phone.find_element(By.CSS_SELECTOR, ".site-bar")
+        assert header.size["height"] <= 56 and bar.size["height"] <= 56, header.size
+        menu = phone.find_element(By.CSS_SELECTOR, "label.site-menu-button")
+        assert menu.text == "Menu" and menu.size["height"] >= 44
+        bell = phone.find_element(By.CSS_SELECTOR, "#live-notifications a.notifications-link")
+        assert bell.is_displayed() and bell.size["height"] >= 44
+        assert bell.get_attribute("href").endswith("/notifications/")
+        folded = phone.find_elements(By.CSS_SELECTOR, ".site-menu a, .site-menu button")
+        assert folded and not any(e.is_displayed() for e in folded)
+
+        menu.click()
+        shown = {
+            e.text: e.size["height"]
+            for e in phone.find_elements(By.CSS_SELECTOR, ".site-menu nav a, .site-menu button")
+            if e.is_displayed()
+        }
+        assert set(links) <= set(shown), shown
+        assert all(shown[name] >= 44 for name in links), shown
+        assert phone.find_element(By.ID, "language").size["height"] >= 44
+        assert page_fit(phone).fits
+    finally:
+        phone.get("about:blank")
+        phone.delete_all_cookies()
+
+    browser.get(f"{live_server.url}/accounts/login/")
+    browser.add_cookie({"name": "django_language", "value": "en", "path": "/"})
+    _log_in(browser, live_server.url, player.user)
+    browser.get(f"{live_server.url}/")
+    assert not browser.find_element(By.CSS_SELECTOR, "label.site-menu-button").is_displayed()
+    header = browser.find_element(By.CSS_SELECTOR, ".site-header")
+    for name in links:
+        assert header.find_element(By.XPATH, f".//*[normalize-space()='{name}']").is_displayed()
+    assert header.find_element(By.CSS_SELECTOR, ".notifications-word").text == "Notifications"
+    assert header.size["height"] <= 100, header.size  # two lines at most at 1280 px
