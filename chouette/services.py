@@ -38,7 +38,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from chouette import live, rules
 from chouette.messages import CONFLICT_CODES, rule_message
@@ -250,7 +250,13 @@ def session_create(
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME:
         raise ValidationFailed(
-            "invalid_name", _("Name the session (at most %(max)d characters).") % {"max": MAX_NAME}
+            "invalid_name",
+            ngettext(
+                "Name the session (at most %(max)d character).",
+                "Name the session (at most %(max)d characters).",
+                MAX_NAME,
+            )
+            % {"max": MAX_NAME},
         )
     ids = _check_player_ids(list(player_ids))
     if not may_start(by, ids):
