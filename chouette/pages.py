@@ -264,7 +264,8 @@ def _board_or_404(session_id: int, last: int | None = selectors.LAST_GAMES) -> s
 
 
 def _game_rows(board: selectors.Scoreboard) -> list[dict[str, Any]]:
-    """The last games for the table: number, box, result, every seat's points."""
+    """The last games for the table: number, box, result, every player's points in the
+    order they joined (:func:`_columns`): a column does not move when the seating does."""
     rows = []
     for game in board.games:
         result = (
@@ -281,10 +282,16 @@ def _game_rows(board: selectors.Scoreboard) -> list[dict[str, Any]]:
                 "game": game,
                 "box": board.names.get(game.box, ""),
                 "result": result,
-                "cells": [game.points.get(s.player_id) for s in board.seats],
+                "cells": [game.points.get(p) for p in board.joined],
             }
         )
     return rows
+
+
+def _columns(board: selectors.Scoreboard) -> list[str]:
+    """The last games' player columns: the session's join order (issue 18: following the
+    seating, a player's column moved after every game)."""
+    return [board.names.get(p, str(p)) for p in board.joined]
 
 
 def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
@@ -299,6 +306,7 @@ def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
         "session": board.session,
         "seats": [{"seat": s, "role_label": ROLE_LABELS[s.role]} for s in board.seats],
         "game_rows": _game_rows(board),
+        "columns": _columns(board),
         "fate_labels": FATE_LABELS,
         "can_write": can_write and board.session.is_open,
         "live_topics": live.session_topic(board.session.pk),
