@@ -22,7 +22,8 @@ player is among its players, seated or sitting out), **the club's scorekeeper** 
 ``chouette.keep_score`` permission, granted to a user or a group in the admin) and
 **staff**. Anyone else gets 403 ``not_in_session`` and nothing is written. Having
 started a session is not enough by itself: the writer must still be one of these. An
-ended session refuses every write (409 ``session_ended``).
+ended session refuses every write (409 ``session_ended``) until it is reopened
+(:func:`session_reopen`: the same people, a player only on the evening of the end).
 
 The zero-sum rule (R13) is checked here before any line is written (400 ``unbalanced``)
 and again by PostgreSQL at commit (migration ``0002_zero_sum_trigger``).
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -399,13 +401,72 @@ def session_come_back(
 def session_end(
     *, session_id: int, by: Any, expected_version: int | None = None
 ) -> ChouetteSession:
-    """End the session: no more games or seat changes; the summary stays."""
+    """End the session: no more games or seat changes; the summary stays (and the session
+    can be reopened: :func:`session_reopen`)."""
     with transaction.atomic():
         session = _lock_for_write(session_id, by, expected_version)
         session.status = ChouetteSession.Status.ENDED
         session.ended_at = wallclock.now()
         session.version += 1
         session.save(update_fields=["status", "ended_at", "version"])
+        live.session_changed(session.pk)
+    return session
+
+
+#: How long after the end a session's players may reopen it themselves (the evening it
+#: was played): later only the club's scorekeeper and staff may (:func:`session_reopen`).
+REOPEN_HOURS = 12
+
+
+def may_reopen(user: Any, session: ChouetteSession) -> bool:
+    """Whether ``user`` may reopen this ended session (:func:`session_reopen`)."""
+    if session.is_open or not may_write(user, session):
+        return False
+    return _keeps_any_score(user) or not _reopen_too_late(session)
+
+
+def _reopen_too_late(session: ChouetteSession) -> bool:
+    ended = session.ended_at
+    return ended is not None and wallclock.now() - ended > timedelta(hours=REOPEN_HOURS)
+
+
+def session_reopen(
+    *, session_id: int, by: Any, expected_version: int | None = None
+) -> ChouetteSession:
+    """Reopen a session ended by mistake: games and seat changes can be entered again.
+
+    Who may: those who may end it (its players with a login, the club's scorekeeper,
+    staff); a player only within :data:`REOPEN_HOURS` of the end (403 ``reopen_too_late``):
+    an older session's debts may have been settled already, and changing them is the
+    scorekeeper's decision. The ledger is untouched: reopening writes no event and no
+    line, so the totals, the zero sum and the seating are exactly those at the end, and
+    the summary becomes "the summary so far" again. The end is cleared; who reopened it
+    and when is kept (``reopened_by``, ``reopened_at``). 409 ``session_open`` if it is
+    not ended, ``stale_version`` as every write."""
+    with transaction.atomic():
+        session = _lock(session_id)
+        _check_writer(by, session)
+        if session.is_open:
+            raise Conflict("session_open", _("This chouette session has not ended."))
+        _check_version(session, expected_version)
+        if not _keeps_any_score(by) and _reopen_too_late(session):
+            raise PermissionDenied(
+                "reopen_too_late",
+                ngettext(
+                    "The session ended more than %(hours)d hour ago: only the club's "
+                    "scorekeeper and staff may reopen it now.",
+                    "The session ended more than %(hours)d hours ago: only the club's "
+                    "scorekeeper and staff may reopen it now.",
+                    REOPEN_HOURS,
+                )
+                % {"hours": REOPEN_HOURS},
+            )
+        session.status = ChouetteSession.Status.OPEN
+        session.ended_at = None
+        session.reopened_at = wallclock.now()
+        session.reopened_by = by
+        session.version += 1
+        session.save(update_fields=["status", "ended_at", "reopened_at", "reopened_by", "version"])
         live.session_changed(session.pk)
     return session
 

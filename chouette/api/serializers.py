@@ -91,6 +91,9 @@ class SessionOutput(serializers.Serializer):
     status = serializers.CharField()
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
+    reopened_at = serializers.DateTimeField(
+        allow_null=True, help_text="the last time the session was reopened after an end"
+    )
     stake_per_point = serializers.DecimalField(max_digits=10, decimal_places=2, allow_null=True)
     currency = serializers.CharField()
     profile = serializers.DictField()

@@ -53,4 +53,9 @@ urlpatterns = [
         views.SessionEndApi.as_view(),
         name="session-end",
     ),
+    path(
+        "chouette/sessions/<int:session_id>/reopen/",
+        views.SessionReopenApi.as_view(),
+        name="session-reopen",
+    ),
 ]
