@@ -8,11 +8,14 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.test import Client
 from django.urls import reverse
 
 from chouette import services
-from tests.chouette.factories import players, session_with, simple_entry
-from tests.factories import PlayerFactory
+from games.errors import Conflict, NotFound, PermissionDenied
+from tests.chouette.factories import players, scorekeeper, session_with, simple_entry, snapshot
+from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory, api_client
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +96,188 @@ def test_last_games_columns_keep_the_join_order(en) -> None:
     cells = re.findall(r'<td class="num">([^<]*)</td>', newest[: newest.index("</tr>")])
     assert cells[0] == "4"  # the game number, then one cell per column
     assert len(cells[1:]) == 6 and cells[1 + joined.index("Ann")] == ""
+
+
+# ====================================================================== undo and end
+def test_undo_and_end_are_confirmed_apart_and_name_the_game(en) -> None:
+    cast = players()
+    session = session_with(cast)
+    services.game_record(
+        session_id=session.pk, by=session.created_by, entry=simple_entry(session, kind="gammon")
+    )
+    en.force_login(cast["Ann"].user)
+    page = en.get(_url("scoreboard", session_id=session.pk)).text
+    # Each real submit sits inside a <details> opened by its summary (no script, CSP).
+    undo = page[page.index('<details class="confirm" id="undo-confirm">') :]
+    undo = undo[: undo.index("</details>")]
+    assert "Undo the last game…" in undo
+    assert "Undo game 1 (Bob in the box, team wins a gammon)?" in undo
+    assert f'action="{_url("undo", session_id=session.pk)}"' in undo
+    assert "Yes, undo game 1" in undo
+    end = page[page.index('<details class="confirm" id="end-confirm">') :]
+    end = end[: end.index("</details>")]
+    assert "End the session…" in end and "End the session after 1 game?" in end
+    assert f'action="{_url("end", session_id=session.pk)}"' in end
+    # Apart: undo with the game entry at the top, the end in its own section at the bottom.
+    assert page.index('id="undo-confirm"') < page.index("Between games")
+    assert page.index("Between games") < page.index('id="end-session"')
+    # No undo offered before any game.
+    fresh = session_with(players(("Xa", "Yb", "Zc")), rolls={"Xa": 6, "Yb": 5, "Zc": 4})
+    en.force_login(fresh.created_by)
+    assert 'id="undo-confirm"' not in en.get(_url("scoreboard", session_id=fresh.pk)).text
+
+
+def test_undo_and_end_posts_check_the_version(en) -> None:
+    cast = players()
+    session = session_with(cast)
+    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    session.refresh_from_db()
+    en.force_login(cast["Ann"].user)
+    stale = session.version - 1
+    for name in ("undo", "end"):
+        refused = en.post(
+            _url(name, session_id=session.pk), {"expected_version": stale}, follow=True
+        )
+        assert "The session has changed since you looked" in refused.text
+    session.refresh_from_db()
+    assert session.is_open and session.events.filter(undone=True).count() == 0
+
+
+# ====================================================================== reopen
+def _ended(cast=None, **kwargs):
+    cast = cast or players()
+    session = session_with(cast, stake_per_point=Decimal("1.00"), currency="EUR", **kwargs)
+    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    services.session_end(session_id=session.pk, by=session.created_by)
+    session.refresh_from_db()
+    return cast, session
+
+
+def test_reopen_leaves_the_ledger_as_it_was_and_games_go_on(wall) -> None:
+    cast, session = _ended()
+    totals = services.session_totals(session)
+    seating, version = session.seating, session.version
+    before = snapshot()[2:]  # events and lines
+    wall.advance(minutes=5)
+    reopened = services.session_reopen(
+        session_id=session.pk, by=cast["Ann"].user, expected_version=version
+    )
+    assert reopened.is_open and reopened.ended_at is None
+    assert reopened.reopened_by == cast["Ann"].user and reopened.reopened_at == wall.at
+    assert reopened.version == version + 1
+    assert snapshot()[2:] == before  # no event, no line written or changed
+    assert services.session_totals(reopened) == totals and reopened.seating == seating
+    assert services.session_summary(session_id=session.pk).session.is_open
+    # Games go on where they stopped, and it can be ended again.
+    services.game_record(session_id=session.pk, by=cast["Ann"].user, entry=simple_entry(reopened))
+    assert sum(services.session_totals(reopened).values()) == 0
+    ended = services.session_end(session_id=session.pk, by=cast["Ann"].user)
+    assert not ended.is_open and ended.reopened_at == wall.at
+
+
+def test_reopen_refusals_change_nothing(wall) -> None:
+    cast, session = _ended()
+    stranger = UserPlayerFactory(name="Idegen").user
+    cases = [
+        (AnonymousUser(), PermissionDenied, "not_logged_in", {}),
+        (stranger, PermissionDenied, "not_in_session", {}),
+        (cast["Ann"].user, Conflict, "stale_version", {"expected_version": session.version - 1}),
+    ]
+    before = snapshot()
+    for by, error, code, extra in cases:
+        with pytest.raises(error) as err:
+            services.session_reopen(session_id=session.pk, by=by, **extra)
+        assert err.value.code == code
+        assert snapshot() == before
+    with pytest.raises(NotFound):
+        services.session_reopen(session_id=999999, by=cast["Ann"].user)
+    services.session_reopen(session_id=session.pk, by=cast["Ann"].user)
+    opened = snapshot()
+    with pytest.raises(Conflict) as err:
+        services.session_reopen(session_id=session.pk, by=cast["Ann"].user)
+    assert err.value.code == "session_open" and snapshot() == opened
+
+
+def test_only_the_scorekeeper_and_staff_reopen_after_the_evening(wall) -> None:
+    cast, session = _ended()
+    wall.advance(hours=services.REOPEN_HOURS, minutes=1)
+    before = snapshot()
+    with pytest.raises(PermissionDenied) as err:
+        services.session_reopen(session_id=session.pk, by=cast["Ann"].user)
+    assert err.value.code == "reopen_too_late" and "12 hours ago" in str(err.value.detail)
+    assert snapshot() == before
+    assert not services.may_reopen(cast["Ann"].user, session)
+    keeper = scorekeeper()
+    assert services.may_reopen(keeper, session)
+    assert services.session_reopen(session_id=session.pk, by=keeper).is_open
+    services.session_end(session_id=session.pk, by=keeper)
+    wall.advance(days=30)
+    staff = UserFactory(is_staff=True)
+    assert services.session_reopen(session_id=session.pk, by=staff).reopened_by == staff
+
+
+def test_reopen_page(en, wall) -> None:
+    cast, session = _ended()
+    url = _url("scoreboard", session_id=session.pk)
+    assert "Reopen the session" not in en.get(url).text  # anonymous
+    en.force_login(UserPlayerFactory(name="Idegen").user)
+    assert "Reopen the session" not in en.get(url).text
+    assert en.post(_url("reopen", session_id=session.pk)).status_code == 403
+    en.force_login(cast["Cy"].user)
+    page = en.get(url).text
+    assert "This session has ended" in page and "Reopen the session" in page
+    assert "Enter a game" not in page
+    # A stale form is refused with the reason; nothing changes.
+    stale = en.post(
+        _url("reopen", session_id=session.pk),
+        {"expected_version": session.version - 1},
+        follow=True,
+    )
+    assert "The session has changed since you looked" in stale.text
+    session.refresh_from_db()
+    assert not session.is_open
+    done = en.post(_url("reopen", session_id=session.pk), {"expected_version": session.version})
+    assert done.status_code == 302 and done.url == url
+    page = en.get(url).text
+    assert "The session is open again: games can be entered." in page
+    assert "Enter a game" in page and f"Reopened after an end by {cast['Cy'].user.username}" in page
+    assert "This session has ended" not in page
+    assert en.get(_url("reopen", session_id=session.pk)).status_code == 405
+    # After the evening a player is no longer offered the button.
+    services.session_end(session_id=session.pk, by=cast["Cy"].user)
+    wall.advance(hours=13)
+    assert "Reopen the session" not in en.get(url).text
+    refused = en.post(_url("reopen", session_id=session.pk), follow=True)
+    assert "only the club&#x27;s scorekeeper and staff may reopen it now" in refused.text
+
+
+def test_reopen_api(wall) -> None:
+    cast, session = _ended()
+    path = f"/api/v1/chouette/sessions/{session.pk}/reopen/"
+    assert api_client().post(path, {}, format="json").status_code == 401
+    stranger = api_client(UserPlayerFactory(name="Idegen").user).post(path, {}, format="json")
+    assert stranger.status_code == 403 and stranger.json()["code"] == "not_in_session"
+    client = api_client(cast["Ann"].user)
+    stale = client.post(path, {"expected_version": session.version - 1}, format="json")
+    assert stale.status_code == 409 and stale.json()["code"] == "stale_version"
+    ok = client.post(path, {"expected_version": session.version}, format="json")
+    assert ok.status_code == 200, ok.content
+    body = ok.json()
+    assert body["status"] == "open" and body["ended_at"] is None
+    assert body["reopened_at"] is not None and body["version"] == session.version + 1
+    assert body["game_count"] == 1
+    again = client.post(path, {}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "session_open"
+    assert (
+        api_client(cast["Ann"].user)
+        .post("/api/v1/chouette/sessions/999999/reopen/", {}, format="json")
+        .status_code
+        == 404
+    )
+    services.session_end(session_id=session.pk, by=cast["Ann"].user)
+    wall.advance(hours=13)
+    late = client.post(path, {}, format="json")
+    assert late.status_code == 403 and late.json()["code"] == "reopen_too_late"
+    schema = Client().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    reopen = schema["paths"]["/api/v1/chouette/sessions/{session_id}/reopen/"]["post"]
+    assert {"200", "403", "409"} <= set(reopen["responses"])
