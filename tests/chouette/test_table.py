@@ -12,8 +12,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
-from chouette import services
-from games.errors import Conflict, NotFound, PermissionDenied
+from chouette import rolloff, services
+from chouette.models import ChouetteSession
+from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry, snapshot
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory, api_client
 
@@ -281,3 +282,119 @@ def test_reopen_api(wall) -> None:
     schema = Client().get("/api/schema/", HTTP_ACCEPT="application/json").json()
     reopen = schema["paths"]["/api/v1/chouette/sessions/{session_id}/reopen/"]["post"]
     assert {"200", "403", "409"} <= set(reopen["responses"])
+
+
+# ====================================================================== roll-off
+def _names(*names):
+    return [PlayerFactory(name=n) for n in names]
+
+
+def test_roll_off_names_any_unambiguous_part_of_a_name() -> None:
+    anna, adam, bela = _names("Kovács Anna", "Fekete Ádám", "Szabó Béla")
+    chosen = [anna, adam, bela]
+    # The help's own example, and every part of a name, case and accents folded.
+    for typed in ("Anna", "anna", "Kovács", "kovacs", "KOV", "Kovács Anna", "anna kovacs"):
+        assert rolloff.match_player(typed, chosen) == anna, typed
+    for typed in ("Ádám", "adam", "fekete adam", "Fek Á"):
+        assert rolloff.match_player(typed, chosen) == adam, typed
+    rolls = rolloff.parse_rolls(text="Anna 3 5\nadam: 3, 2\n\n  béla 6  ", players=chosen)
+    assert rolls == {anna.pk: [3, 5], adam.pk: [3, 2], bela.pk: [6]}
+    assert rolloff.parse_rolls(text=" \n ", players=chosen) is None
+
+
+def test_roll_off_prefers_a_whole_name_or_word_to_a_beginning() -> None:
+    ann, anna, kiss = _names("Ann", "Anna Nagy", "Kiss Annamária")
+    chosen = [ann, anna, kiss]
+    assert rolloff.match_player("Ann", chosen) == ann  # the whole name
+    assert rolloff.match_player("anna", chosen) == anna  # a whole word
+    assert rolloff.match_player("Annam", chosen) == kiss  # the beginning of one word only
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "says"),
+    [
+        ("Kovács 3\nKiss 4\nBéla 2", "ambiguous_roll_name", "“Kiss” could be any of"),
+        ("Zoli 3\nKiss Anna 4\nBéla 2", "unknown_roll_name", "“Zoli” is none of the chosen"),
+        ("Kovács\nKiss Anna 4\nBéla 2", "invalid_roll_line", "not understood: “Kovács”"),
+        ("Kovács 7\nKiss Anna 4\nBéla 2", "invalid_roll", "“Kovács 7”: a die shows 1 to 6"),
+        ("Kovács 3\nKiss Anna 4\nKiss B 5", "missing_roll_line", "No roll-off line for Szabó Béla"),
+        ("Kovács 3\nKiss Anna 4", "missing_roll_line", "No roll-off lines for Szabó Béla, Kiss B"),
+        (
+            "Kovács 3\nkovacs peter 4\nBéla 2\nKiss 5",
+            "duplicate_roll_line",
+            "“Kovács” and “kovacs peter” both name Kovács Péter",
+        ),
+    ],
+)
+def test_roll_off_refusals_name_what_was_typed(text, code, says) -> None:
+    chosen = _names("Kovács Péter", "Kiss Anna", "Szabó Béla", "Kiss Bence")
+    with pytest.raises(ValidationFailed) as err:
+        rolloff.parse_rolls(text=text, players=chosen)
+    assert err.value.code == code
+    assert says in str(err.value.detail)
+
+
+def _create_post(cast, **override) -> dict:
+    post = {
+        "name": "Péntek",
+        "players": [p.pk for p in cast],
+        "rolls": "",
+        "currency": "HUF",
+        "kind": "classic",
+        "rotation": "standard",
+        "automatic_doubles": "0",
+        "backgammon_value": "3",
+    }
+    post.update(override)
+    return post
+
+
+def test_new_session_form_reads_the_help_example_and_refuses_in_the_field(en) -> None:
+    cast = _names("Kovács Anna", "Fekete Ádám", "Szabó Béla")
+    en.force_login(scorekeeper())
+    started = en.post(
+        _url("session-create"), _create_post(cast, rolls="Anna 3 5\nAdam 3 2\nbela 1")
+    )
+    assert started.status_code == 302
+    session = ChouetteSession.objects.get()
+    assert session.seating == {"box": cast[0].pk, "line": [cast[1].pk, cast[2].pk], "out": []}
+    rolled = {r["player"]: r["rolls"] for r in session.rolls}
+    assert rolled == {cast[0].pk: [3, 5], cast[1].pk: [3, 2], cast[2].pk: [1]}
+    # Refused: the rolls field says which name, the form keeps what was typed.
+    typed = "Anna 3\nZoli 4\nbela 1"
+    refused = en.post(_url("session-create"), _create_post(cast, name="Szombat", rolls=typed))
+    assert refused.status_code == 400
+    assert ChouetteSession.objects.count() == 1
+    html = refused.text
+    field = html[html.index('<textarea name="rolls"') :]
+    assert field.index("Zoli 4") < field.index("</textarea>")  # kept
+    errors = field[field.index("</textarea>") :]
+    assert "is none of the chosen players" in errors[: errors.index("</div>")]
+    assert 'value="Szombat"' in html
+
+
+def test_new_session_form_shows_the_individual_options_apart(en) -> None:
+    cast = _names("Kovács Anna", "Fekete Ádám", "Szabó Béla")
+    en.force_login(scorekeeper())
+    page = en.get(_url("session-list")).text
+    assert 'src="/static/chouette/session-form.js"' in page
+    part = page[page.index('data-profile-only="individual"') :]
+    part = part[: part.index("</fieldset>")]
+    for name in ("beavers", "raccoons", "box_must_take_half", "box_partner"):
+        assert f'name="{name}"' in part
+    assert 'name="jacoby"' not in part  # one team cube plays Jacoby too
+    # Every box is inside its label: the whole row is the tap target.
+    assert re.search(r'<label class="check" for="id_players_0"><input type="checkbox"', page)
+    assert re.search(r'<label class="check" for="id_kind_1"><input type="radio"', page)
+    # Without the script the options show; one team cube refuses them, in the field.
+    refused = en.post(_url("session-create"), _create_post(cast, beavers="on"))
+    assert refused.status_code == 400
+    assert "Only with individual cubes: choose the individual profile." in refused.text
+    assert not ChouetteSession.objects.exists()
+    ok = en.post(
+        _url("session-create"),
+        _create_post(cast, kind="individual", beavers="on", box_partner="on"),
+    )
+    assert ok.status_code == 302
+    profile = ChouetteSession.objects.get().profile
+    assert profile["kind"] == "individual" and profile["beavers"] and profile["box_partner"]
