@@ -363,6 +363,52 @@ def seat_change(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
 
 @require_POST
 @writer_required
+def join_guest(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+    """A newcomer who is not yet a club member joins by name (a guest player made on the
+    spot: :func:`services.session_join_guest`). Refused, the answer is a page with the
+    name as typed and the reason; a name that is an existing player's offers to join
+    that player instead (or, for the same name with other accents, to confirm that the
+    newcomer is someone else)."""
+    name = request.POST.get("name", "")
+    namesake_ok = request.POST.get("namesake_ok") == "1"
+    try:
+        joined = services.session_join_guest(
+            session_id=session.pk,
+            by=request.user,
+            name=name,
+            namesake_ok=namesake_ok,
+            expected_version=_version(request),
+        )
+    except ApplicationError as exc:
+        session.refresh_from_db()
+        offers: list[dict[str, Any]] = []
+        if exc.code == "player_exists":
+            offers = [{"id": exc.extra["player_id"], "name": exc.extra["name"]}]
+        elif exc.code == "namesake_exists":
+            in_session = set(session.participants.values_list("player_id", flat=True))
+            offers = [p for p in exc.extra["players"] if p["id"] not in in_session]
+        return render(
+            request,
+            "chouette/join_guest.html",
+            {
+                "session": session,
+                "name": name,
+                "error": exc.detail,
+                "offers": offers,
+                # Confirming "someone else" sends the name as the service cleaned it.
+                "namesake_name": exc.extra["name"] if exc.code == "namesake_exists" else "",
+            },
+            status=exc.status,
+        )
+    messages.success(
+        request,
+        _("%(name)s joined at the end of the line, as a guest.") % {"name": joined.player.name},
+    )
+    return redirect(_scoreboard_url(session.pk))
+
+
+@require_POST
+@writer_required
 def game_undo(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     return act_and_redirect(
         request,

@@ -50,6 +50,8 @@ from games import wallclock
 from games.errors import ApplicationError, Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Player
 from games.play.dice import SYSTEM_DICE, DiceSource
+from games.players.guests import player_create_guest, player_namesakes
+from games.players.names import player_name_clean
 
 #: Stake: at most this many digits before the decimal point, two after (the column).
 STAKE_MAX = Decimal("99999999.99")
@@ -340,23 +342,33 @@ def _seat_change(
         session = _lock_for_write(session_id, by, expected_version)
         if action == "join" and not Player.objects.filter(pk=player_id).exists():
             raise NotFound("player_not_found", _("There is no player with this id."))
-        ledger = ledger_of(session)
-        try:
-            change = rules.SeatChange(action, player_id)
-            after = ledger.seat(change)
-        except rules.ChouetteError as exc:
-            raise _rule_error(exc) from None
-        if action == "join":
-            top = session.participants.aggregate(top=Max("order"))["top"]
-            ChouetteParticipant.objects.create(
-                session=session,
-                player_id=player_id,
-                order=(top or 0) + 1,
-                joined_at=wallclock.now(),
-            )
-        _append(session, by=by, kind=ChouetteEvent.Kind.SEAT_CHANGE, data=change.to_dict())
-        _touch(session, after.seating)
+        _apply_seat_change(session, by=by, player_id=player_id, action=action)
     return session
+
+
+def _apply_seat_change(
+    session: ChouetteSession, *, by: Any, player_id: int, action: rules.SeatAction
+) -> ChouetteParticipant | None:
+    """The seat change on a session locked for writing: the ledger's rules judge it; a
+    newcomer becomes a participant (the last in the join order)."""
+    ledger = ledger_of(session)
+    try:
+        change = rules.SeatChange(action, player_id)
+        after = ledger.seat(change)
+    except rules.ChouetteError as exc:
+        raise _rule_error(exc) from None
+    joined = None
+    if action == "join":
+        top = session.participants.aggregate(top=Max("order"))["top"]
+        joined = ChouetteParticipant.objects.create(
+            session=session,
+            player_id=player_id,
+            order=(top or 0) + 1,
+            joined_at=wallclock.now(),
+        )
+    _append(session, by=by, kind=ChouetteEvent.Kind.SEAT_CHANGE, data=change.to_dict())
+    _touch(session, after.seating)
+    return joined
 
 
 def session_join(
@@ -370,6 +382,59 @@ def session_join(
         action="join",
         expected_version=expected_version,
     )
+
+
+def session_join_guest(
+    *,
+    session_id: int,
+    by: Any,
+    name: str,
+    namesake_ok: bool = False,
+    expected_version: int | None = None,
+) -> ChouetteParticipant:
+    """A newcomer who is not yet a club member joins by name: a guest player (no login)
+    is made on the spot (:func:`games.players.guests.player_create_guest`, the one the
+    tournaments' walk-ins use) and joins at the end of the line, in one transaction.
+
+    A name that is already a player's is not a new player: 409 ``player_exists`` with
+    ``extra["player_id"]`` (the page offers to join that player). A name that is
+    another's once accents are folded ("Kovacs Anna" for Kovács Anna) is allowed by the
+    club's uniqueness rule but probably that player: 409 ``namesake_exists`` with
+    ``extra["players"]``, unless ``namesake_ok`` (the writer confirmed it is someone
+    else). A refusal creates no player. Who may: the session's writers (as ``join``)."""
+    with transaction.atomic():
+        session = _lock_for_write(session_id, by, expected_version)
+        clean = player_name_clean(name=name)  # 400 invalid_name, saying what is wrong
+        existing = Player.objects.filter(name__iexact=clean).first()
+        if existing is not None:
+            try:  # already in this session: say so (seated, or sitting out)
+                rules.join(rules.Seating.from_dict(session.seating), existing.pk)
+            except rules.ChouetteError as exc:
+                raise _rule_error(exc) from None
+            raise Conflict(
+                "player_exists",
+                _("%(name)s is a player already: join them from the list.")
+                % {"name": existing.name},
+                extra={"player_id": existing.pk, "name": existing.name},
+            )
+        namesakes = player_namesakes(name=clean)
+        if namesakes and not namesake_ok:
+            raise Conflict(
+                "namesake_exists",
+                _(
+                    "%(players)s: already a player by that name, written with other accents. "
+                    "Join them, or confirm that “%(name)s” is someone else."
+                )
+                % {"players": ", ".join(p.name for p in namesakes), "name": clean},
+                extra={
+                    "players": [{"id": p.pk, "name": p.name} for p in namesakes],
+                    "name": clean,
+                },
+            )
+        guest = player_create_guest(name=clean)
+        joined = _apply_seat_change(session, by=by, player_id=guest.pk, action="join")
+    assert joined is not None
+    return joined
 
 
 def session_sit_out(

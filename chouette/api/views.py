@@ -27,6 +27,7 @@ from games.api.common import ErrorOutput, error_responses, query_choice
 
 from .serializers import (
     GameInput,
+    GuestInput,
     PreviewOutput,
     RecordedGameOutput,
     SeatInput,
@@ -181,6 +182,27 @@ class SessionJoinApi(_SeatApi):
     """A newcomer joins at the end of the line."""
 
     service = staticmethod(services.session_join)
+
+
+class SessionJoinGuestApi(APIView):
+    """A newcomer who is not yet a club member joins by name: a guest player (no login)
+    is made and joins at the end of the line. 409 ``player_exists`` (``player_id``: join
+    that player instead) or ``namesake_exists`` (``players``: the same name with other
+    accents; send ``namesake_ok`` if the newcomer is someone else); 400 ``invalid_name``."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=GuestInput, responses={200: SessionDetailOutput, **ERRORS})
+    def post(self, request: Request, session_id: int) -> Response:
+        data = _valid(GuestInput, request)
+        services.session_join_guest(
+            session_id=session_id,
+            by=request.user,
+            name=data["name"],
+            namesake_ok=data["namesake_ok"],
+            expected_version=_version(data),
+        )
+        return _detail(session_id)
 
 
 class SessionSitOutApi(_SeatApi):

@@ -15,6 +15,7 @@ from django.urls import reverse
 from chouette import rolloff, services
 from chouette.models import ChouetteSession
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from games.models import Player
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry, snapshot
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory, api_client
 
@@ -398,3 +399,128 @@ def test_new_session_form_shows_the_individual_options_apart(en) -> None:
     assert ok.status_code == 302
     profile = ChouetteSession.objects.get().profile
     assert profile["kind"] == "individual" and profile["beavers"] and profile["box_partner"]
+
+
+# ====================================================================== guests
+def test_a_newcomer_joins_by_name_as_a_guest() -> None:
+    cast = players()
+    session = session_with(cast)
+    by = cast["Ann"].user
+    joined = services.session_join_guest(
+        session_id=session.pk, by=by, name="  Vendég   Viktor ", expected_version=session.version
+    )
+    guest = joined.player
+    assert guest.name == "Vendég Viktor" and guest.user is None
+    session.refresh_from_db()
+    assert session.seating["line"][-1] == guest.pk
+    assert joined.order == max(session.participants.values_list("order", flat=True))
+    event = session.events.order_by("-seq").first()
+    assert event.kind == "seat_change" and event.data == {"action": "join", "player": guest.pk}
+    # The guest plays on like anybody.
+    services.game_record(session_id=session.pk, by=by, entry=simple_entry(session))
+    assert guest.pk in services.session_totals(session)
+
+
+def test_a_guest_name_that_is_a_players_is_offered_not_made() -> None:
+    cast = players()
+    session = session_with(cast)
+    kiss = PlayerFactory(name="Kiss Anna")
+    kovacs = PlayerFactory(name="Kovács Anna")
+    by = session.created_by
+    before = snapshot(), Player.objects.count()
+    cases = [
+        ("kiss anna", Conflict, "player_exists"),  # the same name, whatever the case
+        ("Kovacs Anna", Conflict, "namesake_exists"),  # the same once accents fold
+        ("ann", ValidationFailed, "already_seated"),  # in the session already
+        ("", ValidationFailed, "invalid_name"),
+        ("x" * 81, ValidationFailed, "invalid_name"),
+    ]
+    for name, error, code in cases:
+        with pytest.raises(error) as err:
+            services.session_join_guest(session_id=session.pk, by=by, name=name)
+        assert err.value.code == code, name
+        assert (snapshot(), Player.objects.count()) == before
+    with pytest.raises(Conflict) as err:
+        services.session_join_guest(session_id=session.pk, by=by, name="KISS ANNA")
+    assert err.value.extra["player_id"] == kiss.pk
+    with pytest.raises(Conflict) as err:
+        services.session_join_guest(session_id=session.pk, by=by, name="kovacs anna")
+    assert err.value.extra["players"] == [{"id": kovacs.pk, "name": "Kovács Anna"}]
+    # Confirmed someone else: a second player, spelt without accents.
+    other = services.session_join_guest(
+        session_id=session.pk, by=by, name="Kovacs Anna", namesake_ok=True
+    ).player
+    assert other.pk != kovacs.pk and other.name == "Kovacs Anna"
+    # Who may: the session's writers; a stale form; an ended session.
+    stranger = UserPlayerFactory(name="Idegen").user
+    with pytest.raises(PermissionDenied):
+        services.session_join_guest(session_id=session.pk, by=stranger, name="Új Ember")
+    with pytest.raises(Conflict) as err:
+        services.session_join_guest(
+            session_id=session.pk, by=by, name="Új Ember", expected_version=0
+        )
+    assert err.value.code == "stale_version"
+    services.session_end(session_id=session.pk, by=by)
+    with pytest.raises(Conflict) as err:
+        services.session_join_guest(session_id=session.pk, by=by, name="Új Ember")
+    assert err.value.code == "session_ended"
+    assert not Player.objects.filter(name="Új Ember").exists()
+
+
+def test_guest_page_joins_or_offers_the_existing_player(en) -> None:
+    cast = players()
+    session = session_with(cast)
+    kovacs = PlayerFactory(name="Kovács Anna")
+    en.force_login(cast["Ann"].user)
+    board = en.get(_url("scoreboard", session_id=session.pk)).text
+    assert 'id="guest-form"' in board and "Join as a guest" in board
+    url = _url("join-guest", session_id=session.pk)
+    done = en.post(url, {"name": "Vendég Viktor", "expected_version": session.version})
+    assert done.status_code == 302 and done.url == _url("scoreboard", session_id=session.pk)
+    page = en.get(done.url).text
+    assert "Vendég Viktor joined at the end of the line, as a guest." in page
+    assert Player.objects.get(name="Vendég Viktor").user is None
+    # The same name with other accents: the page offers that player, or someone else.
+    session.refresh_from_db()
+    offer = en.post(url, {"name": "kovacs anna", "expected_version": session.version})
+    assert offer.status_code == 409
+    assert "Kovács Anna: already a player by that name" in offer.text
+    assert f'name="player" value="{kovacs.pk}"' in offer.text and "Join Kovács Anna" in offer.text
+    assert "No: add “kovacs anna” as a new guest" in offer.text
+    assert 'value="kovacs anna"' in offer.text  # the name as typed, kept
+    assert not Player.objects.filter(name="kovacs anna").exists()
+    # Joining the offered player is the ordinary join.
+    joined = en.post(
+        _url("seat-change", session_id=session.pk),
+        {"action": "join", "player": kovacs.pk, "expected_version": session.version},
+    )
+    assert joined.status_code == 302
+    session.refresh_from_db()
+    assert session.seating["line"][-1] == kovacs.pk
+    # A bad name: the page says why and keeps it.
+    bad = en.post(url, {"name": "   ", "expected_version": session.version})
+    assert bad.status_code == 400 and "Type the player&#x27;s name." in bad.text
+    assert en.get(url).status_code == 405
+    en.force_login(UserPlayerFactory(name="Idegen").user)
+    assert en.post(url, {"name": "Más Valaki"}).status_code == 403
+    assert not Player.objects.filter(name="Más Valaki").exists()
+
+
+def test_guest_api() -> None:
+    cast = players()
+    session = session_with(cast)
+    kiss = PlayerFactory(name="Kiss Anna")
+    path = f"/api/v1/chouette/sessions/{session.pk}/join-guest/"
+    assert api_client().post(path, {"name": "Új"}, format="json").status_code == 401
+    client = api_client(cast["Ann"].user)
+    ok = client.post(path, {"name": "Vendég Viktor"}, format="json")
+    assert ok.status_code == 200, ok.content
+    guest = Player.objects.get(name="Vendég Viktor")
+    assert ok.json()["seating"]["line"][-1] == guest.pk
+    taken = client.post(path, {"name": "kiss anna"}, format="json")
+    assert taken.status_code == 409 and taken.json()["code"] == "player_exists"
+    assert taken.json()["player_id"] == kiss.pk
+    bad = client.post(path, {"name": ""}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid_name"
+    schema = Client().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    assert "/api/v1/chouette/sessions/{session_id}/join-guest/" in schema["paths"]
