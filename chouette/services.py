@@ -413,8 +413,7 @@ def session_join_guest(
                 raise _rule_error(exc) from None
             raise Conflict(
                 "player_exists",
-                _("%(name)s is a player already: join them from the list.")
-                % {"name": existing.name},
+                _("%(name)s is a player already: join them instead.") % {"name": existing.name},
                 extra={"player_id": existing.pk, "name": existing.name},
             )
         namesakes = player_namesakes(name=clean)

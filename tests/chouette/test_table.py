@@ -497,6 +497,13 @@ def test_guest_page_joins_or_offers_the_existing_player(en) -> None:
     assert joined.status_code == 302
     session.refresh_from_db()
     assert session.seating["line"][-1] == kovacs.pk
+    # The same name in other case: that player is offered, no new guest can be made.
+    kiss = PlayerFactory(name="Kiss Anna")
+    taken = en.post(url, {"name": "KISS ANNA", "expected_version": session.version})
+    assert taken.status_code == 409
+    assert "Kiss Anna is a player already: join them instead." in taken.text
+    assert f'name="player" value="{kiss.pk}"' in taken.text
+    assert 'name="namesake_ok"' not in taken.text
     # A bad name: the page says why and keeps it.
     bad = en.post(url, {"name": "   ", "expected_version": session.version})
     assert bad.status_code == 400 and "Type the player&#x27;s name." in bad.text
