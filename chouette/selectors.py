@@ -219,6 +219,11 @@ def player_sessions(*, player_id: int) -> list[PlayerSessionTotal]:
 
 def player_chouette_totals(player: Player) -> dict[str, Any]:
     """The player page's chouette section (``games.players.sections``): ``rows`` per
-    session and the ``net`` points. Two queries."""
+    session, the ``net`` points and whether any session had a stake. Two queries."""
     rows = player_sessions(player_id=player.pk)
-    return {"rows": rows, "net": sum(r.points for r in rows)}
+    return {
+        "rows": rows,
+        "net": sum(r.points for r in rows),
+        # The money column only when some session had a stake (a phone's width).
+        "has_money": any(r.money is not None for r in rows),
+    }

@@ -20,6 +20,7 @@ mobile viewport meta tag is honoured as on a phone.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -207,6 +208,31 @@ def test_every_chouette_page_fits_390(phone, asgi_server) -> None:
     assert "reopen-session" in {c["id"] for c in ended["controls"]}
     assert _small(ended) == [], ended
     assert all(width <= PHONE["width"] for width in widths.values()), widths
+
+
+#: The right edge of the player page's chouette section's table (the rest of the player
+#: page is the games app's).
+PLAYER_SECTION = """
+const table = document.querySelector('section.chouette-player table');
+return table ? Math.round(table.getBoundingClientRect().right) : null;
+"""
+
+
+def test_the_player_pages_chouette_section_fits_390(phone, asgi_server) -> None:
+    cast, keeper, _session = _six_at_the_table()
+    anna = cast[NAMES[0]]
+    played = session_with(
+        {n: cast[n] for n in NAMES[:3]},
+        by=keeper,
+        rolls={NAMES[0]: 6, NAMES[1]: 5, NAMES[2]: 4},
+        name="Csütörtöki nagy chouette a klubban",
+        stake_per_point=Decimal("1000.00"),
+        currency="HUF",
+    )
+    services.game_record(session_id=played.pk, by=keeper, entry=simple_entry(played))
+    phone.get(f"{asgi_server.url}/players/{anna.pk}/")
+    right = phone.execute_script(PLAYER_SECTION)
+    assert right is not None and right <= PHONE["width"], right
 
 
 def _luminance(rgb: list[float]) -> float:
