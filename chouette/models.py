@@ -8,7 +8,8 @@ and audited:
   :class:`ChouetteParticipant`), the stake per point (optional, with a currency), the rule
   ``profile`` (:meth:`chouette.rules.Profile.to_dict`, fixed for the session), the roll-off
   ``rolls`` and the ``start_seating`` they gave, the current ``seating`` (a cache of the
-  ledger's, rewritten by every write) and a ``version`` bumped by every write.
+  ledger's, rewritten by every write) and a ``version`` bumped by every write. An
+  ended session can be reopened (``reopened_at``, ``reopened_by``: the last reopening).
 * :class:`ChouetteEvent` - the append-only log: a played game (``data`` is
   :meth:`chouette.rules.GameEntry.to_dict`) or a seat change between games
   (:meth:`chouette.rules.SeatChange.to_dict`), numbered ``seq`` 1, 2, ... per session.
@@ -52,6 +53,17 @@ class ChouetteSession(models.Model):
     )
     started_at = models.DateTimeField(_("started"), default=timezone.now)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+    #: The last time the session was reopened after an end by mistake, and by whom
+    #: (:func:`chouette.services.session_reopen`); the end itself is then cleared.
+    reopened_at = models.DateTimeField(_("reopened"), null=True, blank=True)
+    reopened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("reopened by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     status = models.CharField(
         _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
     )

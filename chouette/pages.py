@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from chouette import live, rules, selectors, services
+from chouette import live, rolloff, rules, selectors, services
 from chouette.messages import rule_message
 from chouette.models import ChouetteSession
 from games.errors import ApplicationError, ValidationFailed
@@ -146,7 +146,10 @@ class SessionForm(forms.Form):
         label=gettext_lazy("Currency"), required=False, max_length=3, initial="HUF"
     )
     kind = forms.ChoiceField(
-        label=gettext_lazy("Rule profile"), choices=PROFILE_KINDS, initial="classic"
+        label=gettext_lazy("Rule profile"),
+        choices=PROFILE_KINDS,
+        initial="classic",
+        widget=forms.RadioSelect,
     )
     rotation = forms.ChoiceField(
         label=gettext_lazy("Rotation"), choices=ROTATIONS, initial="standard"
@@ -171,28 +174,36 @@ class SessionForm(forms.Form):
         initial=3,
     )
 
+    #: The options of the individual profile only (the form shows them only when it is
+    #: chosen: static/chouette/session-form.js; the rules refuse them with one team cube).
+    INDIVIDUAL_ONLY = ("beavers", "raccoons", "box_must_take_half", "box_partner")
+    COMMON_RULES = ("rotation", "jacoby", "automatic_doubles", "backgammon_value")
 
-ROLL_LINE = re.compile(r"^\s*(?P<name>.*?)[\s:]+(?P<dice>\d(?:[\s,]+\d)*)\s*$")
+    def clean(self) -> dict[str, Any]:
+        """The roll-off read against the chosen players (:mod:`chouette.rolloff`) into
+        ``roll_map``, and no individual-only option with one team cube: each refusal is
+        the error of the field it is about, and the form keeps what was typed."""
+        data = super().clean()
+        chosen = data.get("players")
+        data["roll_map"] = None
+        if chosen is not None and "rolls" in data:
+            try:
+                data["roll_map"] = rolloff.parse_rolls(text=data["rolls"], players=list(chosen))
+            except ApplicationError as exc:
+                self.add_error("rolls", str(exc.detail))
+        if data.get("kind") == "classic":
+            for name in self.INDIVIDUAL_ONLY:
+                if data.get(name):
+                    self.add_error(
+                        name, _("Only with individual cubes: choose the individual profile.")
+                    )
+        return data
 
+    def individual_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.INDIVIDUAL_ONLY]
 
-def _parse_rolls(text: str, players: list[Player]) -> dict[int, list[int]] | None:
-    """``"Anna 3 5"`` lines as player id -> dice; ``None`` when the field is empty."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines:
-        return None
-    by_name = {p.name.casefold(): p.pk for p in players}
-    out: dict[int, list[int]] = {}
-    for line in lines:
-        match = ROLL_LINE.match(line)
-        pid = by_name.get(match.group("name").strip().casefold()) if match else None
-        if match is None or pid is None:
-            raise ValidationFailed(
-                "invalid_roll_line",
-                _("Roll-off line not understood: “%(line)s”. Write a player's name and dice.")
-                % {"line": line.strip()},
-            )
-        out[pid] = [int(d) for d in re.split(r"[\s,]+", match.group("dice").strip())]
-    return out
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.COMMON_RULES]
 
 
 def _profile_from(data: dict[str, Any]) -> dict[str, Any]:
@@ -238,7 +249,7 @@ def session_create(request: HttpRequest) -> HttpResponse:
             stake_per_point=Decimal(stake) if stake is not None else None,
             currency=data["currency"],
             profile=_profile_from(data),
-            rolls=_parse_rolls(data["rolls"], chosen),
+            rolls=data["roll_map"],
         )
     except ApplicationError as exc:
         # Shown in the page with what was typed; 403 when the user may not start this
@@ -264,7 +275,8 @@ def _board_or_404(session_id: int, last: int | None = selectors.LAST_GAMES) -> s
 
 
 def _game_rows(board: selectors.Scoreboard) -> list[dict[str, Any]]:
-    """The last games for the table: number, box, result, every seat's points."""
+    """The last games for the table: number, box, result, every player's points in the
+    order they joined (:func:`_columns`): a column does not move when the seating does."""
     rows = []
     for game in board.games:
         result = (
@@ -281,10 +293,16 @@ def _game_rows(board: selectors.Scoreboard) -> list[dict[str, Any]]:
                 "game": game,
                 "box": board.names.get(game.box, ""),
                 "result": result,
-                "cells": [game.points.get(s.player_id) for s in board.seats],
+                "cells": [game.points.get(p) for p in board.joined],
             }
         )
     return rows
+
+
+def _columns(board: selectors.Scoreboard) -> list[str]:
+    """The last games' player columns: the session's join order (issue 18: following the
+    seating, a player's column moved after every game)."""
+    return [board.names.get(p, str(p)) for p in board.joined]
 
 
 def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
@@ -293,19 +311,25 @@ def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
     screen (no header, large type). Both follow the session live."""
     board = _board_or_404(session_id)
     wall = request.GET.get("wall") == "1"
-    can_write = services.may_write(request.user, board.session)
+    session = board.session
+    can_write = services.may_write(request.user, session)
+    game_rows = _game_rows(board)
     context: dict[str, Any] = {
         "board": board,
-        "session": board.session,
+        "session": session,
         "seats": [{"seat": s, "role_label": ROLE_LABELS[s.role]} for s in board.seats],
-        "game_rows": _game_rows(board),
+        "game_rows": game_rows,
+        "columns": _columns(board),
         "fate_labels": FATE_LABELS,
-        "can_write": can_write and board.session.is_open,
-        "live_topics": live.session_topic(board.session.pk),
+        "can_write": can_write and session.is_open,
+        "live_topics": live.session_topic(session.pk),
     }
     if wall:
         return render(request, "chouette/wall.html", context)
-    if can_write and board.session.is_open:
+    # The confirmation names the game an undo takes back: the newest one counted.
+    context["undo_game"] = game_rows[0] if game_rows else None
+    context["can_reopen"] = services.may_reopen(request.user, session)
+    if can_write and session.is_open:
         in_session = set(board.names)
         context["newcomers"] = Player.objects.filter(is_active=True).exclude(pk__in=in_session)
     return render(request, "chouette/scoreboard.html", context)
@@ -339,6 +363,52 @@ def seat_change(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
 
 @require_POST
 @writer_required
+def join_guest(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+    """A newcomer who is not yet a club member joins by name (a guest player made on the
+    spot: :func:`services.session_join_guest`). Refused, the answer is a page with the
+    name as typed and the reason; a name that is an existing player's offers to join
+    that player instead (or, for the same name with other accents, to confirm that the
+    newcomer is someone else)."""
+    name = request.POST.get("name", "")
+    namesake_ok = request.POST.get("namesake_ok") == "1"
+    try:
+        joined = services.session_join_guest(
+            session_id=session.pk,
+            by=request.user,
+            name=name,
+            namesake_ok=namesake_ok,
+            expected_version=_version(request),
+        )
+    except ApplicationError as exc:
+        session.refresh_from_db()
+        offers: list[dict[str, Any]] = []
+        if exc.code == "player_exists":
+            offers = [{"id": exc.extra["player_id"], "name": exc.extra["name"]}]
+        elif exc.code == "namesake_exists":
+            in_session = set(session.participants.values_list("player_id", flat=True))
+            offers = [p for p in exc.extra["players"] if p["id"] not in in_session]
+        return render(
+            request,
+            "chouette/join_guest.html",
+            {
+                "session": session,
+                "name": name,
+                "error": exc.detail,
+                "offers": offers,
+                # Confirming "someone else" sends the name as the service cleaned it.
+                "namesake_name": exc.extra["name"] if exc.code == "namesake_exists" else "",
+            },
+            status=exc.status,
+        )
+    messages.success(
+        request,
+        _("%(name)s joined at the end of the line, as a guest.") % {"name": joined.player.name},
+    )
+    return redirect(_scoreboard_url(session.pk))
+
+
+@require_POST
+@writer_required
 def game_undo(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     return act_and_redirect(
         request,
@@ -361,6 +431,20 @@ def session_end(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
         to=_scoreboard_url(session.pk),
         success=_("The session has ended."),
         then=lambda _ended: reverse("chouette:summary", kwargs={"session_id": session.pk}),
+    )
+
+
+@require_POST
+@writer_required
+def session_reopen(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+    """Reopen a session ended by mistake (:func:`services.session_reopen` says who may)."""
+    return act_and_redirect(
+        request,
+        lambda: services.session_reopen(
+            session_id=session.pk, by=request.user, expected_version=_version(request)
+        ),
+        to=_scoreboard_url(session.pk),
+        success=_("The session is open again: games can be entered."),
     )
 
 

@@ -3,7 +3,8 @@
 * :func:`scoreboard` - one session: the seating line with every player's role (box,
   partner, captain, team, sitting out), the running totals, the last game's cube per
   member (the cube of the game being entered is not known until it is entered), and the
-  games newest first with each player's points. Five queries whatever the session's
+  games newest first with each player's points; the players in the order they joined
+  (the last games' columns). Five queries whatever the session's
   length (session, participants with players, events, lines; the replay is pure).
 * :func:`player_sessions` - a player's totals per session, for player pages.
 """
@@ -66,6 +67,9 @@ class Scoreboard:
     games: list[GameLine]  # newest first
     game_count: int
     undone: list[ChouetteEvent] = field(default_factory=list)
+    #: Every participant in the order they joined the session (the roll-off order
+    #: first): the last games' columns keep it, whoever sits where now (issue 18).
+    joined: tuple[int, ...] = ()
 
     @property
     def box(self) -> Seat:
@@ -173,6 +177,7 @@ def scoreboard(*, session_id: int, last: int | None = LAST_GAMES) -> Scoreboard:
         games=listed if last is None else listed[:last],
         game_count=len(counted),
         undone=undone,
+        joined=tuple(p.player_id for p in sorted(participants, key=lambda p: p.order)),
     )
 
 
@@ -214,6 +219,11 @@ def player_sessions(*, player_id: int) -> list[PlayerSessionTotal]:
 
 def player_chouette_totals(player: Player) -> dict[str, Any]:
     """The player page's chouette section (``games.players.sections``): ``rows`` per
-    session and the ``net`` points. Two queries."""
+    session, the ``net`` points and whether any session had a stake. Two queries."""
     rows = player_sessions(player_id=player.pk)
-    return {"rows": rows, "net": sum(r.points for r in rows)}
+    return {
+        "rows": rows,
+        "net": sum(r.points for r in rows),
+        # The money column only when some session had a stake (a phone's width).
+        "has_money": any(r.money is not None for r in rows),
+    }

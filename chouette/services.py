@@ -22,7 +22,8 @@ player is among its players, seated or sitting out), **the club's scorekeeper** 
 ``chouette.keep_score`` permission, granted to a user or a group in the admin) and
 **staff**. Anyone else gets 403 ``not_in_session`` and nothing is written. Having
 started a session is not enough by itself: the writer must still be one of these. An
-ended session refuses every write (409 ``session_ended``).
+ended session refuses every write (409 ``session_ended``) until it is reopened
+(:func:`session_reopen`: the same people, a player only on the evening of the end).
 
 The zero-sum rule (R13) is checked here before any line is written (400 ``unbalanced``)
 and again by PostgreSQL at commit (migration ``0002_zero_sum_trigger``).
@@ -32,13 +33,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from chouette import live, rules
 from chouette.messages import CONFLICT_CODES, rule_message
@@ -48,6 +50,8 @@ from games import wallclock
 from games.errors import ApplicationError, Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Player
 from games.play.dice import SYSTEM_DICE, DiceSource
+from games.players.guests import player_create_guest, player_namesakes
+from games.players.names import player_name_clean
 
 #: Stake: at most this many digits before the decimal point, two after (the column).
 STAKE_MAX = Decimal("99999999.99")
@@ -250,7 +254,13 @@ def session_create(
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME:
         raise ValidationFailed(
-            "invalid_name", _("Name the session (at most %(max)d characters).") % {"max": MAX_NAME}
+            "invalid_name",
+            ngettext(
+                "Name the session (at most %(max)d character).",
+                "Name the session (at most %(max)d characters).",
+                MAX_NAME,
+            )
+            % {"max": MAX_NAME},
         )
     ids = _check_player_ids(list(player_ids))
     if not may_start(by, ids):
@@ -332,23 +342,33 @@ def _seat_change(
         session = _lock_for_write(session_id, by, expected_version)
         if action == "join" and not Player.objects.filter(pk=player_id).exists():
             raise NotFound("player_not_found", _("There is no player with this id."))
-        ledger = ledger_of(session)
-        try:
-            change = rules.SeatChange(action, player_id)
-            after = ledger.seat(change)
-        except rules.ChouetteError as exc:
-            raise _rule_error(exc) from None
-        if action == "join":
-            top = session.participants.aggregate(top=Max("order"))["top"]
-            ChouetteParticipant.objects.create(
-                session=session,
-                player_id=player_id,
-                order=(top or 0) + 1,
-                joined_at=wallclock.now(),
-            )
-        _append(session, by=by, kind=ChouetteEvent.Kind.SEAT_CHANGE, data=change.to_dict())
-        _touch(session, after.seating)
+        _apply_seat_change(session, by=by, player_id=player_id, action=action)
     return session
+
+
+def _apply_seat_change(
+    session: ChouetteSession, *, by: Any, player_id: int, action: rules.SeatAction
+) -> ChouetteParticipant | None:
+    """The seat change on a session locked for writing: the ledger's rules judge it; a
+    newcomer becomes a participant (the last in the join order)."""
+    ledger = ledger_of(session)
+    try:
+        change = rules.SeatChange(action, player_id)
+        after = ledger.seat(change)
+    except rules.ChouetteError as exc:
+        raise _rule_error(exc) from None
+    joined = None
+    if action == "join":
+        top = session.participants.aggregate(top=Max("order"))["top"]
+        joined = ChouetteParticipant.objects.create(
+            session=session,
+            player_id=player_id,
+            order=(top or 0) + 1,
+            joined_at=wallclock.now(),
+        )
+    _append(session, by=by, kind=ChouetteEvent.Kind.SEAT_CHANGE, data=change.to_dict())
+    _touch(session, after.seating)
+    return joined
 
 
 def session_join(
@@ -362,6 +382,58 @@ def session_join(
         action="join",
         expected_version=expected_version,
     )
+
+
+def session_join_guest(
+    *,
+    session_id: int,
+    by: Any,
+    name: str,
+    namesake_ok: bool = False,
+    expected_version: int | None = None,
+) -> ChouetteParticipant:
+    """A newcomer who is not yet a club member joins by name: a guest player (no login)
+    is made on the spot (:func:`games.players.guests.player_create_guest`, the one the
+    tournaments' walk-ins use) and joins at the end of the line, in one transaction.
+
+    A name that is already a player's is not a new player: 409 ``player_exists`` with
+    ``extra["player_id"]`` (the page offers to join that player). A name that is
+    another's once accents are folded ("Kovacs Anna" for Kovács Anna) is allowed by the
+    club's uniqueness rule but probably that player: 409 ``namesake_exists`` with
+    ``extra["players"]``, unless ``namesake_ok`` (the writer confirmed it is someone
+    else). A refusal creates no player. Who may: the session's writers (as ``join``)."""
+    with transaction.atomic():
+        session = _lock_for_write(session_id, by, expected_version)
+        clean = player_name_clean(name=name)  # 400 invalid_name, saying what is wrong
+        existing = Player.objects.filter(name__iexact=clean).first()
+        if existing is not None:
+            try:  # already in this session: say so (seated, or sitting out)
+                rules.join(rules.Seating.from_dict(session.seating), existing.pk)
+            except rules.ChouetteError as exc:
+                raise _rule_error(exc) from None
+            raise Conflict(
+                "player_exists",
+                _("%(name)s is a player already: join them instead.") % {"name": existing.name},
+                extra={"player_id": existing.pk, "name": existing.name},
+            )
+        namesakes = player_namesakes(name=clean)
+        if namesakes and not namesake_ok:
+            raise Conflict(
+                "namesake_exists",
+                _(
+                    "%(players)s: already a player by that name, written with other accents. "
+                    "Join them, or confirm that “%(name)s” is someone else."
+                )
+                % {"players": ", ".join(p.name for p in namesakes), "name": clean},
+                extra={
+                    "players": [{"id": p.pk, "name": p.name} for p in namesakes],
+                    "name": clean,
+                },
+            )
+        guest = player_create_guest(name=clean)
+        joined = _apply_seat_change(session, by=by, player_id=guest.pk, action="join")
+    assert joined is not None
+    return joined
 
 
 def session_sit_out(
@@ -393,13 +465,72 @@ def session_come_back(
 def session_end(
     *, session_id: int, by: Any, expected_version: int | None = None
 ) -> ChouetteSession:
-    """End the session: no more games or seat changes; the summary stays."""
+    """End the session: no more games or seat changes; the summary stays (and the session
+    can be reopened: :func:`session_reopen`)."""
     with transaction.atomic():
         session = _lock_for_write(session_id, by, expected_version)
         session.status = ChouetteSession.Status.ENDED
         session.ended_at = wallclock.now()
         session.version += 1
         session.save(update_fields=["status", "ended_at", "version"])
+        live.session_changed(session.pk)
+    return session
+
+
+#: How long after the end a session's players may reopen it themselves (the evening it
+#: was played): later only the club's scorekeeper and staff may (:func:`session_reopen`).
+REOPEN_HOURS = 12
+
+
+def may_reopen(user: Any, session: ChouetteSession) -> bool:
+    """Whether ``user`` may reopen this ended session (:func:`session_reopen`)."""
+    if session.is_open or not may_write(user, session):
+        return False
+    return _keeps_any_score(user) or not _reopen_too_late(session)
+
+
+def _reopen_too_late(session: ChouetteSession) -> bool:
+    ended = session.ended_at
+    return ended is not None and wallclock.now() - ended > timedelta(hours=REOPEN_HOURS)
+
+
+def session_reopen(
+    *, session_id: int, by: Any, expected_version: int | None = None
+) -> ChouetteSession:
+    """Reopen a session ended by mistake: games and seat changes can be entered again.
+
+    Who may: those who may end it (its players with a login, the club's scorekeeper,
+    staff); a player only within :data:`REOPEN_HOURS` of the end (403 ``reopen_too_late``):
+    an older session's debts may have been settled already, and changing them is the
+    scorekeeper's decision. The ledger is untouched: reopening writes no event and no
+    line, so the totals, the zero sum and the seating are exactly those at the end, and
+    the summary becomes "the summary so far" again. The end is cleared; who reopened it
+    and when is kept (``reopened_by``, ``reopened_at``). 409 ``session_open`` if it is
+    not ended, ``stale_version`` as every write."""
+    with transaction.atomic():
+        session = _lock(session_id)
+        _check_writer(by, session)
+        if session.is_open:
+            raise Conflict("session_open", _("This chouette session has not ended."))
+        _check_version(session, expected_version)
+        if not _keeps_any_score(by) and _reopen_too_late(session):
+            raise PermissionDenied(
+                "reopen_too_late",
+                ngettext(
+                    "The session ended more than %(hours)d hour ago: only the club's "
+                    "scorekeeper and staff may reopen it now.",
+                    "The session ended more than %(hours)d hours ago: only the club's "
+                    "scorekeeper and staff may reopen it now.",
+                    REOPEN_HOURS,
+                )
+                % {"hours": REOPEN_HOURS},
+            )
+        session.status = ChouetteSession.Status.OPEN
+        session.ended_at = None
+        session.reopened_at = wallclock.now()
+        session.reopened_by = by
+        session.version += 1
+        session.save(update_fields=["status", "ended_at", "reopened_at", "reopened_by", "version"])
         live.session_changed(session.pk)
     return session
 

@@ -14,7 +14,9 @@ urlpatterns = [
     path("<int:session_id>/summary/", pages.summary, name="summary"),
     path("<int:session_id>/game/", pages.game_entry, name="game-entry"),
     path("<int:session_id>/seats/", pages.seat_change, name="seat-change"),
+    path("<int:session_id>/guest/", pages.join_guest, name="join-guest"),
     path("<int:session_id>/undo/", pages.game_undo, name="undo"),
     path("<int:session_id>/end/", pages.session_end, name="end"),
+    path("<int:session_id>/reopen/", pages.session_reopen, name="reopen"),
     path("players/<int:player_id>/", pages.player_page, name="player"),
 ]

@@ -79,6 +79,20 @@ class SeatInput(serializers.Serializer):
     expected_version = serializers.IntegerField(required=False, allow_null=True)
 
 
+class GuestInput(serializers.Serializer):
+    name = serializers.CharField(
+        max_length=200,
+        allow_blank=True,
+        help_text="the newcomer's name: a guest player without a login is made",
+    )
+    namesake_ok = serializers.BooleanField(
+        default=False,
+        help_text="the name is another player's with other accents, and the newcomer is "
+        "someone else (otherwise 409 namesake_exists)",
+    )
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+
+
 @extend_schema_serializer(component_name="ChouetteVersionInput")
 class VersionInput(serializers.Serializer):
     expected_version = serializers.IntegerField(required=False, allow_null=True)
@@ -91,6 +105,9 @@ class SessionOutput(serializers.Serializer):
     status = serializers.CharField()
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
+    reopened_at = serializers.DateTimeField(
+        allow_null=True, help_text="the last time the session was reopened after an end"
+    )
     stake_per_point = serializers.DecimalField(max_digits=10, decimal_places=2, allow_null=True)
     currency = serializers.CharField()
     profile = serializers.DictField()

@@ -19,6 +19,11 @@ urlpatterns = [
         name="session-join",
     ),
     path(
+        "chouette/sessions/<int:session_id>/join-guest/",
+        views.SessionJoinGuestApi.as_view(),
+        name="session-join-guest",
+    ),
+    path(
         "chouette/sessions/<int:session_id>/sit-out/",
         views.SessionSitOutApi.as_view(),
         name="session-sit-out",
@@ -52,5 +57,10 @@ urlpatterns = [
         "chouette/sessions/<int:session_id>/end/",
         views.SessionEndApi.as_view(),
         name="session-end",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/reopen/",
+        views.SessionReopenApi.as_view(),
+        name="session-reopen",
     ),
 ]

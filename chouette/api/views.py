@@ -6,7 +6,7 @@ do it: the session's players with a login, the club's scorekeeper
 (``chouette.keep_score``) and staff (403 ``not_in_session`` otherwise, also for starting
 a session one does not play in). Errors leave as ``{"code", "detail"}`` (``config.api``):
 401 without a login, 403, 404, 409 (a stale ``expected_version``, ``session_ended``,
-``nothing_to_undo``), 400 with the rules' code (``entry_seating_mismatch``,
+``session_open``, ``nothing_to_undo``), 400 with the rules' code (``entry_seating_mismatch``,
 ``missing_result``, ...; ``reason`` holds the rules' English explanation)."""
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from games.api.common import ErrorOutput, error_responses, query_choice
 
 from .serializers import (
     GameInput,
+    GuestInput,
     PreviewOutput,
     RecordedGameOutput,
     SeatInput,
@@ -183,6 +184,27 @@ class SessionJoinApi(_SeatApi):
     service = staticmethod(services.session_join)
 
 
+class SessionJoinGuestApi(APIView):
+    """A newcomer who is not yet a club member joins by name: a guest player (no login)
+    is made and joins at the end of the line. 409 ``player_exists`` (``player_id``: join
+    that player instead) or ``namesake_exists`` (``players``: the same name with other
+    accents; send ``namesake_ok`` if the newcomer is someone else); 400 ``invalid_name``."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=GuestInput, responses={200: SessionDetailOutput, **ERRORS})
+    def post(self, request: Request, session_id: int) -> Response:
+        data = _valid(GuestInput, request)
+        services.session_join_guest(
+            session_id=session_id,
+            by=request.user,
+            name=data["name"],
+            namesake_ok=data["namesake_ok"],
+            expected_version=_version(data),
+        )
+        return _detail(session_id)
+
+
 class SessionSitOutApi(_SeatApi):
     """A seated player sits out between games (a box who sits out hands the box to the
     captain)."""
@@ -205,6 +227,22 @@ class SessionEndApi(APIView):
     def post(self, request: Request, session_id: int) -> Response:
         data = _valid(VersionInput, request)
         services.session_end(
+            session_id=session_id, by=request.user, expected_version=_version(data)
+        )
+        return _detail(session_id)
+
+
+class SessionReopenApi(APIView):
+    """Reopen a session ended by mistake (who may end it may reopen it; a player only
+    within ``chouette.services.REOPEN_HOURS`` of the end, 403 ``reopen_too_late``
+    after; 409 ``session_open`` if it has not ended). Its ledger is untouched."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=VersionInput, responses={200: SessionDetailOutput, **ERRORS})
+    def post(self, request: Request, session_id: int) -> Response:
+        data = _valid(VersionInput, request)
+        services.session_reopen(
             session_id=session_id, by=request.user, expected_version=_version(data)
         )
         return _detail(session_id)

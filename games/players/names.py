@@ -2,9 +2,9 @@
 zero-width space, or holding a right-to-left override, was accepted).
 
 Every place where the server accepts a typed name for a player or a participant calls
-:func:`player_name_clean` and stores what it returns: a tournament's walk-in
-(``tournaments.services.entries.entry_register``), a player added or renamed in the
-admin (``games.admin.PlayerForm``), the two names of a table clock
+:func:`player_name_clean` and stores what it returns: a player made on the spot (a
+tournament's walk-in, a chouette guest: :mod:`games.players.guests`), a player added
+or renamed in the admin (``games.admin.PlayerForm``), the two names of a table clock
 (``games.clocks.services.table_clock_create``), and the players of an imported ``.mat``
 file (``games.play.interchange``).
 

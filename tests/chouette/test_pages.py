@@ -214,7 +214,8 @@ def test_seat_changes_undo_end_and_summary(en) -> None:
     summary = en.get(ended.url)
     assert summary.status_code == 200
     assert "Bob pays" not in summary.text  # the box won
-    assert "pays Bob 1 points (1.00 EUR)" in summary.text
+    assert "pays Bob 1 point (1.00 EUR)" in summary.text  # one point, not "1 points"
+    assert "1 points" not in summary.text
     assert "+4" in summary.text and "4.00 EUR" in summary.text
     # An ended session: no forms; the entry page sends back.
     assert "Enter a game" not in en.get(_url("scoreboard", session_id=session.pk)).text

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import Conflict, NotFound, ValidationFailed
 from games.models import Player
-from games.players.names import player_name_clean
+from games.players.guests import player_create_guest
 from tournaments import bridge, pairing
 from tournaments.models import OPEN, Entry, Flight, Format, TournamentMatch
 from tournaments.services.advancing import advance
@@ -47,15 +47,8 @@ def entry_register(
             if Entry.objects.filter(flight=flight, player=player).exists():
                 raise Conflict("already_entered", _("This player is already entered."))
         else:
-            name = player_name_clean(name=name)  # 400 invalid_name: what is wrong with it
-            existing = Player.objects.filter(name__iexact=name).first()
-            if existing is not None:
-                raise Conflict(
-                    "player_exists",
-                    _("A player of this name exists already: choose them from the list."),
-                    extra={"player_id": existing.pk},
-                )
-            player = Player.objects.create(name=name)
+            # 400 invalid_name (what is wrong with it), 409 player_exists (who has it).
+            player = player_create_guest(name=name)
         entry = Entry(flight=flight, player=player, rating=player.rating)
         if flight.status == Flight.Status.REGISTRATION:
             entry.save()

@@ -1,0 +1,287 @@
+"""The chouette at the table, on a 390 x 844 phone (issue 18), in a real headless Chromium:
+
+* the tap-size test: on the scoreboard and the game entry of a six-player session (the
+  individual profile with beavers, raccoons and a box partner: the widest entry form),
+  every button, select, input and link-button of the table's controls, the undo and end
+  confirmations opened, is at least 44 px high, and neither page is wider than the
+  screen;
+* every other chouette page a writer sees (the list with the new session's form, the
+  summary, the big screen, an ended session, the guest page) fits 390 px too, and the
+  new session's check and radio rows are 44 px tap targets;
+* the big screen's "Last games" caption reads light on the dark wall (contrast >= 4.5);
+* the new session's form shows the individual options only when that profile is chosen
+  (static/chouette/session-form.js, under the CSP).
+
+Headless Chromium's window is at least 500 px wide, so the phone is Chrome's device
+emulation (``mobileEmulation`` ``deviceMetrics``): the layout viewport is 390 px and the
+mobile viewport meta tag is honoured as on a phone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from chouette import rules, services
+from tests.browser.conftest import (
+    CHROMEDRIVER,
+    CHROMIUM,
+    CSP_WATCH,
+    PASSWORD,
+    WAIT_SECONDS,
+    csp_violations,
+)
+from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 390, "height": 844, "pixelRatio": 3}
+TAP = 44  # px: the smallest control at the table
+#: Six players with long names: the last games' widest table and the widest seating.
+NAMES = (
+    "Kovács Anna",
+    "Fekete Ádám",
+    "Szabó Benedek",
+    "Tóth Csilla",
+    "Nagy Dániel",
+    "Horváth Eszter",
+)
+
+#: The document's width (what scrolls sideways) and every control of the table, with
+#: its height: buttons, selects, inputs, links styled as buttons, a confirmation's
+#: <summary>; check boxes and radios by the label that holds them (the tap target).
+MEASURE = """
+const out = {width: document.documentElement.scrollWidth, controls: []};
+const pick = 'main button, main select, main textarea, main a.button, main summary,'
+  + ' main input:not([type=hidden]):not([type=checkbox]):not([type=radio]),'
+  + ' main label.check';
+for (const el of document.querySelectorAll(pick)) {
+  const box = el.getBoundingClientRect();
+  if (box.width === 0 && box.height === 0) continue;  // not shown (a closed confirmation)
+  out.controls.push({tag: el.tagName.toLowerCase(), id: el.id || el.name || '',
+                     text: (el.innerText || el.value || '').trim().slice(0, 40),
+                     height: Math.round(box.height * 10) / 10});
+}
+return out;
+"""
+
+
+def phone_chromium() -> Any:
+    """A headless Chromium emulating a 390 x 844 phone (module docstring)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US"):
+        options.add_argument(argument)
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_WATCH})
+    return driver
+
+
+@pytest.fixture(scope="module")
+def _phone() -> Iterator[Any]:
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not path.exists():
+            pytest.fail(f"browser tests need {path} (apt-get install chromium chromium-driver)")
+    driver = phone_chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def phone(_phone: Any) -> Iterator[Any]:
+    _phone.delete_all_cookies()
+    yield _phone
+    violations = csp_violations(_phone)
+    _phone.get("about:blank")
+    if violations:
+        pytest.fail(f"Content-Security-Policy violations: {violations}", pytrace=False)
+
+
+def _log_in(driver: Any, server_url: str, user: Any) -> None:
+    driver.get(f"{server_url}/accounts/login/")
+    driver.add_cookie({"name": "django_language", "value": "en", "path": "/"})
+    driver.find_element(By.ID, "id_username").send_keys(user.username)
+    driver.find_element(By.ID, "id_password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    WebDriverWait(driver, WAIT_SECONDS).until(lambda d: "/accounts/login/" not in d.current_url)
+
+
+def _six_at_the_table() -> tuple[Any, Any, Any]:
+    """A six-player session in the individual profile (beavers, raccoons, a box partner),
+    three games played, kept by the club's scorekeeper."""
+    cast = players(NAMES)
+    keeper = scorekeeper()
+    profile = rules.Profile(kind="individual", beavers=True, raccoons=True, box_partner=True)
+    session = session_with(
+        cast,
+        by=keeper,
+        rolls={name: 6 - i for i, name in enumerate(NAMES)},
+        profile=profile.to_dict(),
+        stake_per_point=None,
+    )
+    for _ in range(3):
+        session.refresh_from_db()
+        entry = simple_entry(session)
+        partner = session.seating["line"][-1]
+        entry["members"] = [m for m in entry["members"] if m["player"] != partner]
+        entry["partner"] = partner
+        services.game_record(session_id=session.pk, by=keeper, entry=entry)
+    session.refresh_from_db()
+    return cast, keeper, session
+
+
+def _measure(driver: Any) -> dict[str, Any]:
+    return driver.execute_script(MEASURE)
+
+
+def _small(measured: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in measured["controls"] if c["height"] < TAP]
+
+
+def test_scoreboard_and_game_entry_tap_sizes_at_390(phone, asgi_server) -> None:
+    _cast, keeper, session = _six_at_the_table()
+    _log_in(phone, asgi_server.url, keeper)
+    phone.get(f"{asgi_server.url}/chouette/{session.pk}/")
+    # The confirmations opened: their real submits count too.
+    for summary in phone.find_elements(By.CSS_SELECTOR, "details.confirm > summary"):
+        summary.click()
+    board = _measure(phone)
+    ids = {c["id"] for c in board["controls"]}
+    assert {"enter-game", "undo-button", "end-button", "sit-out-player", "guest-name"} <= ids
+    assert len(board["controls"]) >= 10
+    assert _small(board) == [], board
+    assert board["width"] <= PHONE["width"], board["width"]
+
+    phone.find_element(By.ID, "enter-game").click()
+    phone.find_element(By.ID, "preview-button")
+    entry = _measure(phone)
+    # Box, captain, partner, five members' cube/fate/beavers/raccoons, winner, result,
+    # Preview and Save.
+    assert len([c for c in entry["controls"] if c["tag"] in ("select", "input")]) >= 25
+    assert _small(entry) == [], entry
+    assert entry["width"] <= PHONE["width"], entry["width"]
+
+
+def test_every_chouette_page_fits_390(phone, asgi_server) -> None:
+    _cast, keeper, session = _six_at_the_table()
+    _log_in(phone, asgi_server.url, keeper)
+    pages = {
+        "list": "/chouette/",
+        "summary": f"/chouette/{session.pk}/summary/",
+        "wall": f"/chouette/{session.pk}/?wall=1",
+    }
+    widths = {}
+    for name, path in pages.items():
+        phone.get(asgi_server.url + path)
+        measured = _measure(phone)
+        widths[name] = measured["width"]
+        if name == "list":  # the new session's form: every row a 44 px tap target
+            assert _small(measured) == [], measured
+            assert len([c for c in measured["controls"] if c["tag"] == "label"]) >= 9
+    # The guest page, answered to a name that is a player's (the offer).
+    phone.get(f"{asgi_server.url}/chouette/{session.pk}/")
+    PlayerFactory(name="Kiss Réka")
+    phone.find_element(By.ID, "guest-name").send_keys("kiss reka")
+    phone.find_element(By.CSS_SELECTOR, "#guest-form button").click()
+    WebDriverWait(phone, WAIT_SECONDS).until(lambda d: d.find_elements(By.ID, "guest-offers"))
+    guest = _measure(phone)
+    assert "Join Kiss Réka" in {c["text"] for c in guest["controls"]}
+    widths["guest"] = guest["width"]
+    assert _small(guest) == [], guest
+    # An ended session, with its Reopen button.
+    services.session_end(session_id=session.pk, by=keeper)
+    phone.get(f"{asgi_server.url}/chouette/{session.pk}/")
+    ended = _measure(phone)
+    widths["ended"] = ended["width"]
+    assert "reopen-session" in {c["id"] for c in ended["controls"]}
+    assert _small(ended) == [], ended
+    assert all(width <= PHONE["width"] for width in widths.values()), widths
+
+
+#: The right edge of the player page's chouette section's table (the rest of the player
+#: page is the games app's).
+PLAYER_SECTION = """
+const table = document.querySelector('section.chouette-player table');
+return table ? Math.round(table.getBoundingClientRect().right) : null;
+"""
+
+
+def test_the_player_pages_chouette_section_fits_390(phone, asgi_server) -> None:
+    cast, keeper, _session = _six_at_the_table()
+    anna = cast[NAMES[0]]
+    played = session_with(
+        {n: cast[n] for n in NAMES[:3]},
+        by=keeper,
+        rolls={NAMES[0]: 6, NAMES[1]: 5, NAMES[2]: 4},
+        name="Csütörtöki nagy chouette a klubban",
+        stake_per_point=Decimal("1000.00"),
+        currency="HUF",
+    )
+    services.game_record(session_id=played.pk, by=keeper, entry=simple_entry(played))
+    phone.get(f"{asgi_server.url}/players/{anna.pk}/")
+    right = phone.execute_script(PLAYER_SECTION)
+    assert right is not None and right <= PHONE["width"], right
+
+
+def _luminance(rgb: list[float]) -> float:
+    def channel(c: float) -> float:
+        c = c / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+#: The caption's colour and the colour it is drawn on: the first ancestor with a
+#: background, the table itself skipped (its background does not paint the caption).
+CAPTION_COLOURS = """
+const caption = document.querySelector('table.chouette-games caption');
+const rgb = (text) => text.match(/[\\d.]+/g).map(Number);
+let el = caption.parentElement;
+while (el) {
+  const bg = getComputedStyle(el).backgroundColor;
+  if (el.tagName !== 'TABLE' && !/rgba\\(.*, 0\\)$/.test(bg) && bg !== 'transparent') {
+    return {text: rgb(getComputedStyle(caption).color), background: rgb(bg)};
+  }
+  el = el.parentElement;
+}
+return null;
+"""
+
+
+def test_the_big_screens_caption_reads_on_the_dark_wall(phone, asgi_server) -> None:
+    session = _six_at_the_table()[2]
+    phone.get(f"{asgi_server.url}/chouette/{session.pk}/?wall=1")
+    colours = phone.execute_script(CAPTION_COLOURS)
+    light, dark = sorted(
+        (_luminance(colours["text"]), _luminance(colours["background"])), reverse=True
+    )
+    ratio = (light + 0.05) / (dark + 0.05)
+    assert ratio >= 4.5, colours  # WCAG AA; it was 1.2 (dark ink on dark green)
+
+
+def test_new_session_form_shows_the_chosen_profiles_options(phone, asgi_server) -> None:
+    players(("Kovács Anna", "Fekete Ádám", "Szabó Béla"))
+    _log_in(phone, asgi_server.url, scorekeeper())
+    phone.get(f"{asgi_server.url}/chouette/")
+    individual = phone.find_element(By.CSS_SELECTOR, '[data-profile-only="individual"]')
+    beavers = phone.find_element(By.ID, "id_beavers")
+    assert not individual.is_displayed() and not beavers.is_enabled()  # classic chosen
+    phone.find_element(By.CSS_SELECTOR, 'label[for="id_kind_1"]').click()
+    assert individual.is_displayed() and beavers.is_enabled()
+    phone.find_element(By.CSS_SELECTOR, 'label[for="id_beavers"]').click()
+    assert beavers.is_selected()
+    phone.find_element(By.CSS_SELECTOR, 'label[for="id_kind_0"]').click()
+    assert not individual.is_displayed()
