@@ -29,19 +29,18 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from chouette import rules, services
 from tests.browser.conftest import (
-    CHROMEDRIVER,
-    CHROMIUM,
     CSP_WATCH,
     PASSWORD,
     WAIT_SECONDS,
     csp_violations,
 )
+from tests.browser.phone import PHONE_WIDTH, phone_chromium
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = {"width": 390, "height": 844, "pixelRatio": 3}
+PHONE = {"width": PHONE_WIDTH}
 TAP = 44  # px: the smallest control at the table
 #: Six players with long names: the last games' widest table and the widest seating.
 NAMES = (
@@ -72,27 +71,16 @@ return out;
 """
 
 
-def phone_chromium() -> Any:
-    """A headless Chromium emulating a 390 x 844 phone (module docstring)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US"):
-        options.add_argument(argument)
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+def _phone_with_csp_watch() -> Any:
+    """The suite's phone (tests.browser.phone) noting any Content-Security-Policy violation."""
+    driver = phone_chromium()
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_WATCH})
     return driver
 
 
 @pytest.fixture(scope="module")
 def _phone() -> Iterator[Any]:
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not path.exists():
-            pytest.fail(f"browser tests need {path} (apt-get install chromium chromium-driver)")
-    driver = phone_chromium()
+    driver = _phone_with_csp_watch()
     try:
         yield driver
     finally:
