@@ -44,21 +44,21 @@ class PlayerForm(forms.ModelForm):
     (:mod:`games.players.logins`). Left empty, no login is made."""
 
     login_username = forms.CharField(
-        label=_("username"),
+        label=_("Username"),
         max_length=150,
         required=False,
         help_text=_("To make this player a login: what they type to log in."),
     )
-    login_email = forms.EmailField(label=_("e-mail address"), required=False)
+    login_email = forms.EmailField(label=_("E-mail address"), required=False)
     login_password = forms.CharField(
-        label=_("password"),
+        label=_("Password"),
         required=False,
         strip=False,
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
         help_text=_("Leave it empty to send an invitation instead."),
     )
     login_invite = forms.BooleanField(
-        label=_("send an invitation e-mail"),
+        label=_("Send an invitation e-mail"),
         required=False,
         help_text=_("An e-mail with the username and a link to choose a password."),
     )
