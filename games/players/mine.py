@@ -36,8 +36,9 @@ class BoardSettingsForm(forms.Form):
             "your home board moves to the other side for the next one."
         ),
     )
-    #: The settings version the form was opened at (``Player.settings_version``).
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    #: The settings version the form was opened at (``Player.settings_version``); a post
+    #: without one (none of this page's) is not checked, as the API's PATCH.
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
 
 
 def _initial(player: Player) -> dict[str, object]:

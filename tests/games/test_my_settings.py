@@ -392,3 +392,21 @@ def test_sessions_ending_at_once_each_switch_the_sides() -> None:
     assert Match.objects.filter(status=Match.Status.FINISHED).count() == SESSIONS_AT_ONCE
     for player in Player.objects.filter(pk__in=[a.pk, b.pk]):
         assert (player.board_orientation, player.settings_version) == ("right", SESSIONS_AT_ONCE)
+
+
+def test_the_api_game_says_where_the_requester_draws_the_home_board() -> None:
+    a, b = UserPlayerFactory(board_orientation="left"), UserPlayerFactory()
+    match = services.match_create(player1=a, player2=b, length=3)
+    game = services.match_start(match_id=match.pk, dice=ScriptedDice([3, 1]))
+    url = f"/api/v1/games/{game.pk}/"
+    assert api_client(a.user).get(url).json()["home"] == "left"
+    assert api_client(b.user).get(url).json()["home"] == "right"
+    assert api_client().get(url).json()["home"] == "right"  # a visitor: seed 000's default
+    mover = (a, b)[api_client(a.user).get(url).json()["player_to_act"]]
+    played = api_client(mover.user).post(
+        f"{url}actions/",
+        {"action": "play", "play": "8/5 6/5", "version": game.version},
+        format="json",
+    )
+    assert played.status_code == 200, played.content
+    assert played.json()["home"] == mover.board_orientation
