@@ -1,8 +1,10 @@
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin
-from django.db import models
+from django.contrib.messages import ERROR
+from django.db import models, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -17,19 +19,90 @@ from games.models import (
     RatedResult,
     Webhook,
 )
+from games.notifications.transports import DeliveryError
+from games.players import logins
 from games.players.names import player_name_clean
+
+#: The login fields of the player form -> the field a refusal of
+#: :func:`games.players.logins.player_login_check` names.
+LOGIN_FIELDS = {
+    "username": "login_username",
+    "email": "login_email",
+    "password": "login_password",
+}
+#: The login fields, in the order the form shows them.
+LOGIN = ["login_username", "login_email", "login_password", "login_invite"]
 
 
 class PlayerForm(forms.ModelForm):
     """A player added or renamed here: the name is checked as everywhere a name is typed
     (:func:`games.players.names.player_name_clean`). No ``Meta``: the admin builds the
-    form's fields, as for its own default form."""
+    form's fields, as for its own default form.
+
+    A player without a login gets one in the same step (issue 18): a username, an e-mail
+    and a password, or an invitation e-mail with a link to choose the password
+    (:mod:`games.players.logins`). Left empty, no login is made."""
+
+    login_username = forms.CharField(
+        label=_("Username"),
+        max_length=150,
+        required=False,
+        help_text=_("To make this player a login: what they type to log in."),
+    )
+    login_email = forms.EmailField(label=_("E-mail address"), required=False)
+    login_password = forms.CharField(
+        label=_("Password"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text=_("Leave it empty to send an invitation instead."),
+    )
+    login_invite = forms.BooleanField(
+        label=_("Send an invitation e-mail"),
+        required=False,
+        help_text=_("An e-mail with the username and a link to choose a password."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.user_id is not None:  # one login a player: none more offered
+            for name in LOGIN:
+                del self.fields[name]
 
     def clean_name(self) -> str:
         try:
             return player_name_clean(name=self.cleaned_data.get("name") or "")
         except ApplicationError as exc:
             raise forms.ValidationError(str(exc.detail), code=exc.code) from None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        username = (data.get("login_username") or "").strip()
+        wanted = username or data.get("login_password") or data.get("login_invite")
+        if not wanted:
+            return data
+        if data.get("user") is not None and self.instance.user_id is None:
+            self.add_error(
+                "login_username",
+                forms.ValidationError(
+                    _("Choose an existing user account or make a new login, not both."),
+                    code="login_and_user",
+                ),
+            )
+            return data
+        player = self.instance if self.instance.pk is not None else None
+        try:
+            logins.player_login_check(
+                player=player,
+                username=username,
+                email=(data.get("login_email") or "").strip(),
+                password=data.get("login_password") or "",
+                invite=bool(data.get("login_invite")),
+            )
+        except ApplicationError as exc:
+            field = LOGIN_FIELDS.get(str(exc.extra.get("field")), "login_username")
+            self.add_error(field, forms.ValidationError(str(exc.detail), code=exc.code))
+        return data
 
 
 @admin.register(Player)
@@ -39,7 +112,95 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ["is_active"]
     search_fields = ["name", "search_name"]
     # Ratings move only through rated results, never by hand.
-    readonly_fields = ["rating", "experience", "created_at"]
+    readonly_fields = ["rating", "experience", "settings_version", "created_at"]
+    actions = ["send_invitation"]
+
+    def get_fieldsets(self, request: HttpRequest, obj: Player | None = None) -> Any:
+        fields = [f for f in super().get_fieldsets(request, obj)[0][1]["fields"] if f not in LOGIN]
+        fieldsets: list[Any] = [(None, {"fields": fields})]
+        if obj is None or obj.user_id is None:
+            fieldsets.append(
+                (
+                    _("Login"),
+                    {
+                        "fields": list(LOGIN),
+                        "description": _(
+                            "Make the player's login here, in one step: a username, and a "
+                            "password or an invitation e-mail. (Or pick an existing user "
+                            "account above.)"
+                        ),
+                    },
+                )
+            )
+        return fieldsets
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        data = form.cleaned_data
+        username = (data.get("login_username") or "").strip()
+        if not username or obj.user_id is not None:
+            return
+        try:
+            user = logins.player_login_create(
+                player_id=obj.pk,
+                username=username,
+                email=data.get("login_email") or "",
+                password=data.get("login_password") or "",
+                invite=bool(data.get("login_invite")),
+            )
+        except ApplicationError as exc:
+            # Checked by the form a moment ago; only a username taken meanwhile gets
+            # here. Nothing of this save stays.
+            transaction.set_rollback(True)
+            self.message_user(
+                request, _("Nothing was saved: %(reason)s") % {"reason": exc.detail}, ERROR
+            )
+            return
+        obj.user = user
+        self.message_user(
+            request,
+            _("%(name)s can log in as “%(username)s”.")
+            % {"name": obj.name, "username": user.get_username()},
+        )
+        if data.get("login_invite"):
+            # Sent by changeform_view once the save is committed: an e-mail about a login
+            # that was rolled back would lead nowhere.
+            request._player_invitation = obj  # type: ignore[attr-defined]
+
+    def changeform_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        response = super().changeform_view(request, *args, **kwargs)  # its transaction ends
+        invited = getattr(request, "_player_invitation", None)
+        if invited is not None:
+            self._invite(request, invited, settings.SITE_URL or request.build_absolute_uri("/"))
+        return response
+
+    def _invite(self, request: HttpRequest, player: Player, site_url: str) -> None:
+        """Send one invitation and say how it went."""
+        try:
+            address = logins.player_invitation_send(player_id=player.pk, site_url=site_url)
+        except ApplicationError as exc:
+            self.message_user(request, str(exc.detail), ERROR)
+        except DeliveryError as exc:
+            self.message_user(
+                request,
+                _(
+                    "The invitation to %(name)s could not be sent (%(error)s): send it "
+                    "again with the action “Send an invitation e-mail”."
+                )
+                % {"name": player.name, "error": exc},
+                ERROR,
+            )
+        else:
+            self.message_user(
+                request,
+                _("An invitation was sent to %(address)s.") % {"address": address},
+            )
+
+    @admin.action(description=_("Send an invitation e-mail (a link to choose a password)"))
+    def send_invitation(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        site_url = settings.SITE_URL or request.build_absolute_uri("/")
+        for player in queryset.order_by("name"):
+            self._invite(request, player, site_url)
 
 
 # ====================================================================== notifications

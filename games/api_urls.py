@@ -14,6 +14,7 @@ app_name = "games-api"
 
 urlpatterns = [
     path("me/", players.MeApi.as_view(), name="me"),
+    path("me/settings/", players.MySettingsApi.as_view(), name="my-settings"),
     path("players/", players.PlayerListApi.as_view(), name="player-list"),
     path("players/<int:player_id>/", players.PlayerDetailApi.as_view(), name="player-detail"),
     path(

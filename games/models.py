@@ -54,6 +54,21 @@ class Player(models.Model):
         choices=BoardOrientation.choices,
         default=BoardOrientation.RIGHT,
     )
+    #: Seed 000: a good player is at ease both ways round, so the board may switch sides
+    #: by itself: when a match this player played finishes, ``board_orientation`` flips
+    #: (``games.players.services.players_switch_sides``, in the transaction that
+    #: finishes the match).
+    switch_sides_after_match = models.BooleanField(
+        _("switch sides after each match"),
+        default=False,
+        help_text=_(
+            "When a match the player played finishes, their home board moves to the other side."
+        ),
+    )
+    #: Bumped by every write of the board settings (the player's own and the switch after
+    #: a match), so a settings form opened before a match ended cannot undo its switch
+    #: unseen (409 ``stale_settings``).
+    settings_version = models.PositiveIntegerField(_("settings version"), default=0)
     #: ``{kind: [channel, ...]}`` as the player chose; a kind not listed uses the
     #: registry's default (``games.notifications.services``). Written only through
     #: ``player_set_notification_channels``, which validates it.

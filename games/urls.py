@@ -3,6 +3,7 @@
 from django.urls import path
 
 from games.play import pages
+from games.players import mine
 from games.players import pages as player_pages
 from games.ratings import pages as ratings_pages
 
@@ -17,6 +18,7 @@ urlpatterns = [
     path("matches/<int:match_id>/end/", pages.match_end_session_page, name="match-end"),
     path("games/<int:game_id>/act/", pages.game_action_page, name="game-act"),
     path("games/<int:game_id>/board.svg", pages.game_board_page, name="game-board"),
+    path("players/me/settings/", mine.my_settings_page, name="my-settings"),
     path("players/<int:player_id>/", player_pages.player_page, name="player"),
     path(
         "players/<int:player_id>/vs/<int:opponent_id>/",

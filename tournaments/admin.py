@@ -1,4 +1,10 @@
+from typing import Any
+
+from django import forms
 from django.contrib import admin
+from django.db import models
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from .models import (
     Entry,
@@ -11,6 +17,26 @@ from .models import (
     SidePoolEntry,
     TournamentMatch,
 )
+from .pages.common import result_sentence
+from .pages.forms import clock_choices
+
+
+class PresetByLabel:
+    """The ``clock_preset`` of flights and rounds as a menu of the presets by the names
+    people read ("club (11 s + 1:30)", :mod:`games.play.presets`), not a box to type
+    ``seed002`` in."""
+
+    def formfield_for_dbfield(
+        self, db_field: models.Field, request: HttpRequest, **kwargs: Any
+    ) -> forms.Field | None:
+        if db_field.name == "clock_preset":
+            return forms.ChoiceField(
+                label=db_field.verbose_name,
+                choices=clock_choices,
+                required=False,
+                help_text=db_field.help_text,
+            )
+        return super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]
 
 
 class FlightInline(admin.TabularInline):
@@ -32,13 +58,13 @@ class EventAdmin(admin.ModelAdmin):
     inlines = [FlightInline]
 
 
-class FlightRoundInline(admin.TabularInline):
+class FlightRoundInline(PresetByLabel, admin.TabularInline):
     model = FlightRound
     extra = 0
 
 
 @admin.register(Flight)
-class FlightAdmin(admin.ModelAdmin):
+class FlightAdmin(PresetByLabel, admin.ModelAdmin):
     list_display = [
         "name",
         "event",
@@ -110,14 +136,36 @@ class TournamentMatchAdmin(admin.ModelAdmin):
 @admin.register(ResultCorrection)
 class ResultCorrectionAdmin(admin.ModelAdmin):
     list_display = ["match", "by", "at", "reason"]
-    readonly_fields = ["match", "by", "at", "old", "new", "reason"]
+    # Each result in words, as on the director's match page, then as stored.
+    readonly_fields = ["match", "by", "at", "old_result", "new_result", "old", "new", "reason"]
     list_select_related = ["match__flight", "by"]
+
+    @admin.display(description=_("old result"))
+    def old_result(self, obj: ResultCorrection) -> str:
+        return _in_words(obj, obj.old)
+
+    @admin.display(description=_("new result"))
+    def new_result(self, obj: ResultCorrection) -> str:
+        return _in_words(obj, obj.new)
 
     def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
 
     def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
+
+
+def _in_words(correction: ResultCorrection, result: dict[str, Any]) -> str:
+    """A stored result as the correction log says it ("Kiss Anna won 9-2"), with the
+    players of the result's own entries (the match's, for corrections stored before)."""
+    match = correction.match
+    sides = {
+        "a": result.get("entry_a", match.entry_a_id),
+        "b": result.get("entry_b", match.entry_b_id),
+    }
+    ids = [pk for pk in sides.values() if isinstance(pk, int)]
+    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+    return result_sentence(result, {side: names.get(pk, "") for side, pk in sides.items()})
 
 
 # Money (issue 17): set on the director's money page (its checks: split, unit, finished).

@@ -218,38 +218,57 @@ def flight_finishing_order(*, flight: Flight) -> dict[str, list[PlaceRow]]:
 
 
 def flight_finishing_order_csv(*, flight: Flight, part_title: Callable[[str], str] = str) -> str:
-    """The finishing order as CSV, one line per player, for federation ranking
-    submissions: place, player id, name, club, country, the part's readable name
-    (``part_title``: the pages' words for it), the ranking's code; headers in the
-    active language; a UTF-8 byte-order mark first, so that Excel reads the accents."""
+    """The finishing order as a CSV file for people (the director's download, opened in
+    a spreadsheet), one line per player: place, player id, name, club, country and the
+    part in words (``part_title``: the pages' words for it; the flight's name for Swiss).
+    Headers and words in the active language; a UTF-8 byte-order mark first, so that
+    Excel reads the accents. Programs read :func:`flight_finishing_order_data_csv`."""
     rows: list[list[Cell]] = [
-        [
-            _("Place"),
-            _("Player id"),
-            _("Name"),
-            _("Club"),
-            _("Country"),
-            _("Part"),
-            _("Ranking code"),
-        ]
+        [_("Place"), _("Player id"), _("Name"), _("Club"), _("Country"), _("Part")]
     ]
     for ranking, places in flight_finishing_order(flight=flight).items():
         title = part_title(ranking) if ranking else flight.name  # Swiss: the flight
-        for place in places:
-            rows.extend(
-                [
-                    place.label,
-                    entry.player_id,
-                    entry.player.name,
-                    entry.player.club,
-                    entry.player.country,
-                    title,
-                    ranking,
-                ]
-                for entry in place.entries
-            )
+        rows.extend(
+            [
+                place.label,
+                entry.player_id,
+                entry.player.name,
+                entry.player.club,
+                entry.player.country,
+                title,
+            ]
+            for place in places
+            for entry in place.entries
+        )
     # Names are typed by people: csv_text keeps a name like "=HYPERLINK(...)" text.
     return csv_text(rows, bom=True)
+
+
+#: The columns of the finishing order's CSV for programs (the API's ``?as=csv``): stable
+#: names, the same in every language, as the JSON answer's.
+DATA_CSV_COLUMNS = ("place", "player_id", "name", "club", "country", "ranking")
+
+
+def flight_finishing_order_data_csv(*, flight: Flight) -> str:
+    """The finishing order as CSV for programs (federation submissions by script): the
+    columns :data:`DATA_CSV_COLUMNS` and the ranking's code (``main``, ``consolation``,
+    ``last_chance``; empty for Swiss), whatever the reader's language, and no
+    byte-order mark. Text cells are kept from reading as formulas, as in every CSV."""
+    rows: list[list[Cell]] = [list(DATA_CSV_COLUMNS)]
+    for ranking, places in flight_finishing_order(flight=flight).items():
+        rows.extend(
+            [
+                place.label,
+                entry.player_id,
+                entry.player.name,
+                entry.player.club,
+                entry.player.country,
+                ranking,
+            ]
+            for place in places
+            for entry in place.entries
+        )
+    return csv_text(rows)
 
 
 def flight_season_points(*, flight: Flight) -> list[tuple[Entry, int]]:

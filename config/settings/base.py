@@ -321,6 +321,8 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "TournamentMatchStatusEnum": "tournaments.models.TournamentMatch.Status",
         "MatchStatusEnum": "games.models.Match.Status",
+        # The home board's side: the settings' board_orientation and a game's home.
+        "BoardOrientationEnum": "games.models.BoardOrientation",
     },
 }
 

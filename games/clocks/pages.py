@@ -35,18 +35,17 @@ from games.errors import ApplicationError
 from games.models import TableClock
 from games.play import selectors
 from games.play.live import CLOCK_LIST_TOPIC
+from games.play.presets import preset_choices
 from games.web import next_or, show_refusal
 
 #: Under this much reserve the tablet warns (beep, vibration) and shows tenths.
 LOW_RESERVE_MS = 10_000
 
-PRESET_CHOICES = [
-    ("seed002", gettext_lazy("seed 002: 11 s delay, 1 min 30 s reserve")),
-    ("usbgf", gettext_lazy("USBGF: 12 s delay, 2 min per point less 1 min per point scored")),
-    ("galaxy-casual", gettext_lazy("Galaxy casual: 15 s delay, 3 min per point")),
-    ("wbgf-speed", gettext_lazy("WBGF speed: 9 s delay, 2 min reserve")),
-    ("custom", gettext_lazy("Custom: the delay and reserve below")),
-]
+
+def preset_menu() -> list[tuple[str, str]]:
+    """The clock menu: every preset under the name the lobby and the tournaments give it
+    (:func:`games.play.presets.preset_choices`, in the active language), then custom."""
+    return [*preset_choices(), ("custom", _("Custom: the delay and reserve below"))]
 
 
 def format_clock_ms(ms: int | None) -> str:
@@ -140,9 +139,7 @@ class TableClockForm(forms.Form):
     )
     player1_name = forms.CharField(label=gettext_lazy("Player 1"), max_length=80)
     player2_name = forms.CharField(label=gettext_lazy("Player 2"), max_length=80)
-    preset = forms.ChoiceField(
-        label=gettext_lazy("Clock"), choices=PRESET_CHOICES, initial="seed002"
-    )
+    preset = forms.ChoiceField(label=gettext_lazy("Clock"), choices=preset_menu, initial="seed002")
     match_length = forms.IntegerField(
         label=gettext_lazy("Match length"),
         min_value=0,

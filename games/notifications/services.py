@@ -540,7 +540,7 @@ def _send(delivery: NotificationDelivery) -> None:
         if delivery.channel == EMAIL:
             address = _email_address(notification.recipient)
             if not address:
-                raise transports.PermanentDeliveryError("the recipient has no email address")
+                raise transports.PermanentDeliveryError(_("the recipient has no email address"))
             body = notification.body
             if url:
                 body = f"{body}\n\n{url}"
@@ -550,12 +550,14 @@ def _send(delivery: NotificationDelivery) -> None:
         elif delivery.channel == WEBHOOK and delivery.webhook is not None:
             hook = delivery.webhook
             if not hook.is_active:
-                raise transports.PermanentDeliveryError("the webhook was deactivated")
+                raise transports.PermanentDeliveryError(_("the webhook was deactivated"))
             transports.webhook_post(
                 url=hook.url, payload=webhook_payload(delivery, url=url), secret=hook.secret
             )
         else:
-            raise transports.PermanentDeliveryError(f"cannot send on channel {delivery.channel}")
+            raise transports.PermanentDeliveryError(
+                _("cannot send on channel %(channel)s") % {"channel": delivery.channel}
+            )
 
 
 def webhook_payload(delivery: NotificationDelivery, *, url: str = "") -> dict[str, Any]:

@@ -64,6 +64,12 @@ def _viewer_index(request: Request, game: Game) -> int | None:
     return None if player is None else game.match.player_index(player.pk)
 
 
+def _home(player: Player | None) -> str:
+    """Where the requester draws their home board (their setting; seed 000's bottom
+    right for a visitor or an account without a player), as the match page does."""
+    return player.board_orientation if player is not None else "right"
+
+
 class MatchListApi(APIView):
     """List matches (newest first) or create one between two players."""
 
@@ -119,6 +125,7 @@ class MatchStartApi(APIView):
         game = services.match_start(match_id=match_id, by=me)
         game = selectors.game_get(game_id=game.pk)
         view = selectors.game_view(game=game, viewer_index=_viewer_index(request, game))
+        view["home"] = _home(me)
         return Response(view, status=status.HTTP_201_CREATED)
 
 
@@ -144,7 +151,9 @@ class GameDetailApi(APIView):
         game = selectors.game_get(game_id=game_id)
         if alarms.game_alarm_if_due(game):  # a flag or notice that is due happens now
             game = selectors.game_get(game_id=game_id)
-        return Response(selectors.game_view(game=game, viewer_index=_viewer_index(request, game)))
+        view = selectors.game_view(game=game, viewer_index=_viewer_index(request, game))
+        view["home"] = _home(Player.of_user(request.user))
+        return Response(view)
 
 
 _ACTIONS = frozenset(ActionInput().fields["action"].choices)
@@ -240,4 +249,5 @@ class GameActionsApi(APIView):
         index = outcome.game.match.player_index(me.pk)
         view = selectors.game_view(game=outcome.game, viewer_index=index, state=outcome.state)
         view["next_game"] = None if outcome.next_game is None else outcome.next_game.pk
+        view["home"] = _home(me)  # as the request found it: the finishing switch comes after
         return Response(view)

@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from games.api.common import PlayerRef
 from games.engine.actions import ACTION_KINDS
-from games.models import Game, GameAction, Match, Player
+from games.models import BoardOrientation, Game, GameAction, Match, Player
 from games.play.services import MAX_MATCH_LENGTH
 
 
@@ -156,6 +156,12 @@ class GameStateOutput(serializers.Serializer):
     clock = ClockOutput(allow_null=True)
     legal_actions = LegalActionOutput(many=True)
     next_game = serializers.IntegerField(required=False, allow_null=True)
+    home = serializers.ChoiceField(
+        choices=BoardOrientation.choices,
+        help_text="where the requester's home board is drawn (their setting, GET/PATCH "
+        "/api/v1/me/settings/; right for visitors): `board` is in player 0's numbering, "
+        "/games/<id>/board.svg draws it this way",
+    )
 
 
 class GameActionOutput(serializers.ModelSerializer):

@@ -49,6 +49,7 @@ from games.play import clock as game_clock
 from games.play import live, notices
 from games.play.dice import SYSTEM_DICE, DiceSource, roll_die
 from games.play.messages import engine_message
+from games.players import services as players
 from games.ratings import services as ratings
 from games.signals import match_finished
 
@@ -186,8 +187,16 @@ def match_end_session(*, match_id: int, by: Player) -> Match:
         if match.score1 != match.score2:
             match.winner_id = match.player1_id if match.score1 > match.score2 else match.player2_id
         match.save(update_fields=["status", "finished_at", "winner"])
+        if match.score1 or match.score2:  # a session ended before any game: none played
+            _switch_sides(match)
         live.publish_match_changed(match_id=match.pk)
     return match
+
+
+def _switch_sides(match: Match) -> None:
+    """Seed 000: the players of a match just finished who asked for it get their home
+    board on the other side (in the finishing transaction: both or neither)."""
+    players.players_switch_sides(player_ids=[match.player1_id, match.player2_id])
 
 
 def _game_begin(
@@ -523,6 +532,7 @@ def _match_advance(
         # A casual match is rated now (a tournament's is rated by its app, through the
         # signal): in this transaction, so a finished match and its rating go together.
         ratings.rating_record_online(match=match)
+        _switch_sides(match)
         match_finished.send(sender=Match, match=match)
     return next_game
 

@@ -1,17 +1,24 @@
-"""The players API: who the requester is, the club's players, a player's results with
-each rating change's calculation (issue 8)."""
+"""The players API: who the requester is and their own settings (issue 18), the club's
+players, a player's results with each rating change's calculation (issue 8)."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.common import PlayerOutput, PlayerRef
-from games.models import Player
-from games.players import selectors
+from games.api.common import (
+    ErrorOutput,
+    PlayerOutput,
+    PlayerRef,
+    error_responses,
+    json_parsers,
+    request_player,
+)
+from games.models import BoardOrientation, Player
+from games.players import selectors, services
 from games.ratings import selectors as ratings_selectors
 
 
@@ -34,6 +41,83 @@ class MeApi(APIView):
                 "player": None if player is None else {"id": player.pk, "name": player.name},
             }
         )
+
+
+class MySettingsOutput(serializers.Serializer):
+    board_orientation = serializers.ChoiceField(
+        choices=BoardOrientation.choices,
+        help_text="where the requester's home board is drawn: bottom right or bottom left",
+    )
+    switch_sides_after_match = serializers.BooleanField(
+        help_text="the home board moves to the other side each time a match they played finishes"
+    )
+    version = serializers.IntegerField(
+        source="settings_version",
+        help_text="bumped by every change (a match's switch too); send it back to be told "
+        "(409 stale_settings) when the settings changed since you read them",
+    )
+
+
+class MySettingsInput(serializers.Serializer):
+    # A plain string, not a choice: a wrong one is the service's own refusal with its
+    # code (invalid_board_orientation), as the page gets it.
+    board_orientation = serializers.CharField(
+        max_length=10, required=False, help_text="right or left (400 invalid_board_orientation)"
+    )
+    switch_sides_after_match = serializers.BooleanField(required=False)
+    version = serializers.IntegerField(
+        min_value=0, required=False, help_text="the version read; left out: no check"
+    )
+
+
+class MySettingsApi(APIView):
+    """The requester's board settings (seed 000): where the home board is drawn, and
+    whether it switches sides after each match. ``PATCH`` changes the fields given."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    parser_classes = json_parsers()
+
+    @extend_schema(
+        responses={
+            200: MySettingsOutput,
+            **error_responses(
+                {401: "Not logged in.", 403: "`no_player`: the account has no player."}
+            ),
+        }
+    )
+    def get(self, request: Request) -> Response:
+        return Response(MySettingsOutput(request_player(request)).data)
+
+    @extend_schema(
+        request=MySettingsInput,
+        responses={
+            200: MySettingsOutput,
+            400: OpenApiResponse(
+                ErrorOutput,
+                description="`invalid`, `invalid_board_orientation`; nothing is changed.",
+            ),
+            **error_responses(
+                {
+                    401: "Not logged in.",
+                    403: "`no_player`: the account has no player.",
+                    409: "`stale_settings`: `version` is not the stored one (the current "
+                    "`version` and `board_orientation` are in the answer); nothing is changed.",
+                }
+            ),
+        },
+    )
+    def patch(self, request: Request) -> Response:
+        me = request_player(request)
+        data = MySettingsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = data.validated_data
+        player = services.player_settings_update(
+            player_id=me.pk,
+            board_orientation=given.get("board_orientation"),
+            switch_sides_after_match=given.get("switch_sides_after_match"),
+            expected_version=given.get("version"),
+        )
+        return Response(MySettingsOutput(player).data)
 
 
 class PlayerListApi(generics.ListAPIView):

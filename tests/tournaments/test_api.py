@@ -325,9 +325,13 @@ def test_a_knockout_run_through_the_api_with_a_crawford_cube_refused(director):
     csv = api.get(f"/api/v1/flights/{flight['id']}/finishing-order/?as=csv")
     assert csv["Content-Type"].startswith("text/csv")
     lines = csv.content.decode().splitlines()
-    assert lines[0] == "\ufeffPlace,Player id,Name,Club,Country,Part,Ranking code" and lines[
-        1
-    ].startswith("1,")
+    # For programs: the same column names in every language, the ranking's code.
+    assert lines[0] == "place,player_id,name,club,country,ranking"
+    assert lines[1].startswith("1,") and lines[1].endswith(",main")
+    hungarian = api.get(
+        f"/api/v1/flights/{flight['id']}/finishing-order/?as=csv", HTTP_ACCEPT_LANGUAGE="hu"
+    )
+    assert hungarian.content == csv.content
 
 
 def test_bad_input_is_a_400_with_the_reason_and_changes_nothing(club):

@@ -133,8 +133,15 @@ def test_thirteen_players_main_and_progressive_consolation_to_the_finals(event, 
     with translation.override("en"):
         text = selectors.flight_finishing_order_csv(flight=flight, part_title=part_title)
     lines = text.splitlines()
-    assert lines[0] == "\ufeffPlace,Player id,Name,Club,Country,Part,Ranking code"
+    assert lines[0] == "\ufeffPlace,Player id,Name,Club,Country,Part"
     club = f"{players[0].club},{players[0].country}"
-    assert lines[1] == f"1,{players[0].pk},{players[0].name},{club},Main draw,main"
-    assert f"1,{players[2].pk},{players[2].name},{club},Consolation,consolation" in lines
+    assert lines[1] == f"1,{players[0].pk},{players[0].name},{club},Main draw"
+    assert f"1,{players[2].pk},{players[2].name},{club},Consolation" in lines
     assert len(lines) == 1 + 13 + 11  # the final's loser does not drop
+    # The file for programs: the same rows, stable column names and the ranking's code.
+    with translation.override("hu"):
+        data = selectors.flight_finishing_order_data_csv(flight=flight).splitlines()
+    assert data[0] == "place,player_id,name,club,country,ranking"
+    assert data[1] == f"1,{players[0].pk},{players[0].name},{club},main"
+    assert f"1,{players[2].pk},{players[2].name},{club},consolation" in data
+    assert len(data) == len(lines)

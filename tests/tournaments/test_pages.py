@@ -148,8 +148,8 @@ def test_public_pages_render_for_anyone(en, event, director):
     assert csv["Content-Type"].startswith("text/csv")
     assert csv["Content-Disposition"].startswith("attachment;")
     lines = csv.content.decode().splitlines()
-    assert lines[0] == "\ufeffPlace,Player id,Name,Club,Country,Part,Ranking code"
-    assert lines[1] == f"1,{players[0].pk},{players[0].name},{players[0].club},HU,Main draw,main"
+    assert lines[0] == "\ufeffPlace,Player id,Name,Club,Country,Part"
+    assert lines[1] == f"1,{players[0].pk},{players[0].name},{players[0].club},HU,Main draw"
 
     wall = en.get(_url("flight", slug=event.slug, flight_id=flight.pk), {"wall": "1"})
     assert wall.status_code == 200

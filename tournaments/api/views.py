@@ -29,7 +29,6 @@ from games.api.common import ErrorOutput, error_responses, json_parsers, query_c
 from games.errors import NotFound
 from tournaments import selectors
 from tournaments.models import Entry, Event, Flight, TournamentMatch
-from tournaments.pages.common import part_title
 from tournaments.services.draw import flight_draw, round_publish
 from tournaments.services.entries import entry_register, entry_withdraw
 from tournaments.services.events import (
@@ -348,9 +347,10 @@ class FlightStandingsApi(APIView):
 
 class FlightFinishingOrderApi(APIView):
     """The full finishing order of every ranking of the flight (for federation
-    submissions). ``?as=csv``: the same as CSV (place, player id, name, club, country, part, ranking
-    code; translated headers, a UTF-8 byte-order mark). (Not ``format``:
-    DRF keeps that parameter for choosing among its own renderers.)"""
+    submissions). ``?as=csv``: the same as a CSV file for programs, the same in every
+    language: the columns ``place,player_id,name,club,country,ranking`` (the ranking's
+    code), no byte-order mark (people download the page's CSV, in their language).
+    (Not ``format``: DRF keeps that parameter for choosing among its own renderers.)"""
 
     permission_classes = [permissions.AllowAny]
 
@@ -360,8 +360,12 @@ class FlightFinishingOrderApi(APIView):
         ],
         responses={
             (200, "application/json"): OpenApiResponse(PlaceOutput(many=True)),
-            # ?as=csv: the same rows as a CSV file (place, player id, name, club, ...).
-            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="?as=csv"),
+            # ?as=csv: the same rows as a CSV file, columns named the same in every language.
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="?as=csv: place,player_id,name,club,country,ranking (the "
+                "ranking's code: main, consolation, last_chance; empty for Swiss)",
+            ),
             (404, "application/json"): ErrorOutput,
         },
     )
@@ -369,7 +373,7 @@ class FlightFinishingOrderApi(APIView):
         flight = _visible_flight(request, flight_id)
         if query_choice(request, "as", ["csv"]) == "csv":
             response = HttpResponse(
-                selectors.flight_finishing_order_csv(flight=flight, part_title=part_title),
+                selectors.flight_finishing_order_data_csv(flight=flight),
                 content_type="text/csv; charset=utf-8",
             )
             response["Content-Disposition"] = f'attachment; filename="flight-{flight.pk}.csv"'
