@@ -359,6 +359,13 @@ def notification_unread_count(*, player: Player) -> int:
 def notification_unread_count_for_user(*, user_id: int) -> int | None:
     """The header's badge: the unread count of the user's player in one query, ``None``
     when the user has no player."""
+    found = notification_header_for_user(user_id=user_id)
+    return None if found is None else found[1]
+
+
+def notification_header_for_user(*, user_id: int) -> tuple[int, int] | None:
+    """What every page's header shows of the user's player, in one query: the player's
+    id (the "My page" link) and their unread count; ``None`` when the user has no player."""
     counts = (
         Player.objects.filter(user_id=user_id)
         .order_by()
@@ -368,10 +375,10 @@ def notification_unread_count_for_user(*, user_id: int) -> int | None:
                 filter=Q(notifications__read_at__isnull=True, notifications__in_app=True),
             )
         )
-        .values_list("unread", flat=True)
+        .values_list("pk", "unread")
     )
     found = list(counts[:1])
-    return found[0] if found else None
+    return (found[0][0], found[0][1]) if found else None
 
 
 def notification_mark_read(*, notification_id: int, player: Player) -> Notification:
