@@ -27,6 +27,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -49,6 +50,12 @@ from games.web import act_and_redirect, show_refusal
 #: A .mat file of a long match is a few hundred kilobytes at most.
 #: The longest pasted text given back in the form after a refusal.
 _KEEP_TEXT = interchange.MAX_MAT_BYTES
+#: What a game was won as (R9), as the games table and the resignation list say it.
+_RESULT_KINDS = {
+    "single": gettext_lazy("single game"),
+    "gammon": gettext_lazy("gammon"),
+    "backgammon": gettext_lazy("backgammon"),
+}
 
 
 def _player(request: HttpRequest) -> Player | None:
@@ -86,7 +93,7 @@ def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
         "timeout": _("runs out of time"),
         "claim_timeout": _("claims the win on time"),
     }
-    kinds = {"single": _("single game"), "gammon": _("gammon"), "backgammon": _("backgammon")}
+    kinds = _RESULT_KINDS
     pending_dice: dict[int, list[int]] = {}
     for action in game.actions.order_by("seq"):
         data = action.data
@@ -211,9 +218,31 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 and not game.actions.exclude(kind="opening_roll").exists(),
             }
         )
-    context["games"] = list(match.games.all())
+    context["games"] = [(g, game_result_label(g)) for g in match.games.all()]
     context["rating"] = ratings_selectors.match_rating(match=match)
     return render(request, "games/match.html", context)
+
+
+def game_result_label(game: Game) -> str:
+    """How a game ended, for the match's games table: a dropped double as a drop, a
+    resignation and a loss on time as such, a game played out by what it was won as
+    (single game, gammon, backgammon); empty while it is played."""
+    if not game.is_over:
+        return ""
+    if game.result_kind == Game.VOID:
+        return _("not played (the session ended)")
+    result = (game.state or {}).get("result") or {}
+    kind = _RESULT_KINDS.get(result.get("kind", game.result_kind), "")
+    reason = result.get("reason")
+    if reason == "drop":
+        return _("double dropped")
+    if reason == "resign":
+        return _("resigned (%(kind)s)") % {"kind": kind} if kind else _("resigned")
+    if reason == "timeout":
+        if result.get("match_forfeit") or result.get("kind") == "match":
+            return _("lost on time: the match")
+        return _("lost on time (%(kind)s)") % {"kind": kind} if kind else _("lost on time")
+    return str(kind)
 
 
 def _clock_display(clock: dict[str, Any] | None) -> list[dict[str, Any]] | None:
