@@ -321,6 +321,7 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "TournamentMatchStatusEnum": "tournaments.models.TournamentMatch.Status",
         "MatchStatusEnum": "games.models.Match.Status",
+        "MatchInvitationStatusEnum": "games.models.MatchInvitation.Status",
     },
 }
 

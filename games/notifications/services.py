@@ -52,7 +52,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import background
 from games.errors import Conflict, NotFound, ValidationFailed
@@ -680,6 +680,42 @@ def _render_match_finished(context: Mapping[str, Any]) -> tuple[str, str]:
     return title, _("The match is over.")
 
 
+def _render_match_invitation(context: Mapping[str, Any]) -> tuple[str, str]:
+    values = {"opponent": _opponent(context)}
+    title = _("%(opponent)s invites you to a match") % values
+    length = context.get("length")
+    if length == 0:
+        return title, _("A money session: accept or decline it on the match page.")
+    if isinstance(length, int) and not isinstance(length, bool):
+        return title, ngettext(
+            "A %(length)d-point match: accept or decline it on the match page.",
+            "A %(length)d-point match: accept or decline it on the match page.",
+            length,
+        ) % {"length": length}
+    return title, _("Accept or decline it on the match page.")
+
+
+def _render_invitation_answered(context: Mapping[str, Any]) -> tuple[str, str]:
+    values = {"opponent": _opponent(context)}
+    if context.get("answer") == "accepted":
+        return (
+            _("%(opponent)s accepted your invitation") % values,
+            _("Your match against %(opponent)s has started.") % values,
+        )
+    return (
+        _("%(opponent)s declined your invitation") % values,
+        _("Your match against %(opponent)s is called off.") % values,
+    )
+
+
+def _render_invitation_withdrawn(context: Mapping[str, Any]) -> tuple[str, str]:
+    values = {"opponent": _opponent(context)}
+    return (
+        _("%(opponent)s withdrew the invitation") % values,
+        _("The match %(opponent)s invited you to is called off.") % values,
+    )
+
+
 register_kind(
     "your_turn",
     label=gettext_lazy("Your turn"),
@@ -722,5 +758,26 @@ register_kind(
     label=gettext_lazy("Match finished"),
     default_channels=(IN_APP, EMAIL),
     render=_render_match_finished,
+    link=_match_link,
+)
+register_kind(
+    "match_invitation",
+    label=gettext_lazy("Invitation to a match"),
+    default_channels=(IN_APP, EMAIL),
+    render=_render_match_invitation,
+    link=_match_link,
+)
+register_kind(
+    "invitation_answered",
+    label=gettext_lazy("Answer to your invitation"),
+    default_channels=(IN_APP,),
+    render=_render_invitation_answered,
+    link=_match_link,
+)
+register_kind(
+    "invitation_withdrawn",
+    label=gettext_lazy("Invitation withdrawn"),
+    default_channels=(IN_APP,),
+    render=_render_invitation_withdrawn,
     link=_match_link,
 )
