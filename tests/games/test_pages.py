@@ -103,7 +103,7 @@ def test_anonymous_posts_are_sent_to_log_in(client, started):
     assert "/accounts/login/" in response["Location"]
 
 
-def test_creating_a_match_from_the_lobby(client, started):
+def test_creating_a_match_from_the_lobby_invites_the_opponent(client, started):
     a, b, _, _ = started
     response = _login(client, a).post(
         "/matches/new/", {"opponent": b.pk, "length": 7, "variant": "nackgammon"}
@@ -112,6 +112,15 @@ def test_creating_a_match_from_the_lobby(client, started):
     assert response["Location"] == f"/matches/{match.pk}/"
     assert match.length == 7
     assert match.rules["variant"] == "nackgammon"
+    # It waits for Bence: accepted, it starts.
+    assert (match.status, match.invitation.invitee, Game.objects.filter(match=match).count()) == (
+        "waiting",
+        b,
+        0,
+    )
+    client.force_login(b.user)
+    accepted = client.post(f"/matches/invitations/{match.invitation.pk}/accept/")
+    assert accepted["Location"] == f"/matches/{match.pk}/"
     assert Game.objects.filter(match=match).count() == 1
 
 
