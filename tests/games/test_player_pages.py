@@ -186,9 +186,10 @@ def test_head_to_head_record_results_and_stakes(en):
     from games.engine.rating import preview
 
     p = preview(anna.rating, anna.experience, bela.rating, bela.experience, 7)
-    assert (
-        f'<tr><td>7</td><td class="num">+{p.player1_gain:.2f} / '
-        f"{p.if_player1_wins.player2.change:.2f}</td>" in html
+    assert re.search(
+        rf'<tr><td class="line">7 points</td><td class="num" data-label="Anna wins">'
+        rf"\+{p.player1_gain:.2f} / {p.if_player1_wins.player2.change:.2f}</td>",
+        html,
     )
     # The other side's view swaps the score.
     other = _text(en.get(reverse("games:head-to-head", args=[bela.pk, anna.pk])).content.decode())
