@@ -337,8 +337,9 @@ class MatchRating:
 
 def match_rating(*, match: Match) -> MatchRating | None:
     """What the match page shows of ratings (``None`` for a money session, which is never
-    rated). At most one query (the ledger row of a finished match)."""
-    if match.is_money:
+    rated, and for a match called off, which is never played). At most one query (the
+    ledger row of a finished match)."""
+    if match.is_money or match.status == Match.Status.CANCELLED:
         return None
     if match.is_imported:
         return MatchRating(rated=False)  # never rated (rating_record_online)

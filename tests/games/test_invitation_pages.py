@@ -104,6 +104,7 @@ def test_declining_and_withdrawing_from_the_pages(client, anna, bence):
     page = client.get(f"/matches/{first.match_id}/").content.decode()
     assert "Bence declined the invitation: this match is not played." in page
     assert 'action="/matches/invitations/' not in page
+    assert 'data-testid="match-rating"' not in page  # nothing at stake in it any more
 
     second = invitations.invitation_send(inviter=anna, invitee=bence, length=5)
     # Bence may not withdraw Anna's invitation: refused, and it still waits.
@@ -123,6 +124,7 @@ def test_a_spectator_reads_where_the_invitation_stands(client, anna, bence):
     invitation = invitations.invitation_send(inviter=anna, invitee=bence, length=5)
     client.cookies["django_language"] = "en"
     page = client.get(f"/matches/{invitation.match_id}/").content.decode()
+    assert "At stake" in page  # before the answer, what the match would be worth
     assert "Anna invited Bence: the match starts when Bence accepts." in page
     assert "<form" not in page[page.index('id="match-invitation"') :].split("</section>")[0]
 
