@@ -27,6 +27,22 @@ urlpatterns = [
     path("matches/<int:match_id>/", play.MatchDetailApi.as_view(), name="match-detail"),
     path("matches/<int:match_id>/start/", play.MatchStartApi.as_view(), name="match-start"),
     path("matches/<int:match_id>/end/", play.MatchEndSessionApi.as_view(), name="match-end"),
+    path("invitations/", play.InvitationListApi.as_view(), name="invitation-list"),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        play.InvitationAcceptApi.as_view(),
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        play.InvitationDeclineApi.as_view(),
+        name="invitation-decline",
+    ),
+    path(
+        "invitations/<int:invitation_id>/withdraw/",
+        play.InvitationWithdrawApi.as_view(),
+        name="invitation-withdraw",
+    ),
     path("games/<int:game_id>/", play.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/actions/", play.GameActionsApi.as_view(), name="game-actions"),
     # notifications (the requester's)

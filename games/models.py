@@ -6,7 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
+from django.db.models.functions import Greatest, Least, Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -143,6 +143,9 @@ class Match(models.Model):
         WAITING = "waiting", _("waiting to start")
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
+        #: Never played: the invitation to it was declined or withdrawn
+        #: (:class:`MatchInvitation` says which).
+        CANCELLED = "cancelled", _("called off")
 
     player1 = models.ForeignKey(
         Player, verbose_name=_("player 1"), on_delete=models.PROTECT, related_name="+"
@@ -243,6 +246,76 @@ class Match(models.Model):
         if player_id == self.player2_id:
             return 1
         return None
+
+
+class MatchInvitation(models.Model):
+    """A casual match starts when the opponent accepts: the inviter's match waits
+    (``Match.Status.WAITING``) until the invitee accepts it (it starts), declines it or
+    the inviter withdraws it (the match is called off, ``CANCELLED``). Written only by
+    :mod:`games.play.invitations`; a tournament's match (``Match.played_for``) has none.
+
+    Every answer moves a pending invitation to its final status, once: the status is the
+    row's version (an answer to one no longer pending is 409 ``invitation_answered``)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    match = models.OneToOneField(
+        Match, verbose_name=_("match"), on_delete=models.PROTECT, related_name="invitation"
+    )
+    inviter = models.ForeignKey(
+        Player, verbose_name=_("invited by"), on_delete=models.PROTECT, related_name="+"
+    )
+    invitee = models.ForeignKey(
+        Player, verbose_name=_("invited player"), on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("sent"), default=timezone.now)
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match invitation")
+        verbose_name_plural = _("match invitations")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(inviter=models.F("invitee")), name="invitation_two_players"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="pending", answered_at__isnull=True)
+                | (~models.Q(status="pending") & models.Q(answered_at__isnull=False)),
+                name="invitation_answered_at",
+            ),
+            # One open invitation between two players, whoever sent it (the service
+            # says so first; this is the backstop against a race).
+            models.UniqueConstraint(
+                Least("inviter", "invitee"),
+                Greatest("inviter", "invitee"),
+                condition=models.Q(status="pending"),
+                name="invitation_one_pending_per_pair",
+            ),
+        ]
+        indexes = [
+            # The lobby's "your invitations": the pending ones sent and received.
+            models.Index(
+                fields=["invitee"],
+                condition=models.Q(status="pending"),
+                name="invitation_pending_invitee",
+            ),
+            models.Index(
+                fields=["inviter"],
+                condition=models.Q(status="pending"),
+                name="invitation_pending_inviter",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.inviter} \u2192 {self.invitee} ({self.status})"
 
 
 class Game(models.Model):

@@ -13,6 +13,21 @@ urlpatterns = [
     path("matches/", pages.lobby, name="lobby"),
     path("matches/new/", pages.match_create_page, name="match-create"),
     path("matches/import/", pages.match_import_page, name="match-import"),
+    path(
+        "matches/invitations/<int:invitation_id>/accept/",
+        pages.invitation_accept_page,
+        name="invitation-accept",
+    ),
+    path(
+        "matches/invitations/<int:invitation_id>/decline/",
+        pages.invitation_decline_page,
+        name="invitation-decline",
+    ),
+    path(
+        "matches/invitations/<int:invitation_id>/withdraw/",
+        pages.invitation_withdraw_page,
+        name="invitation-withdraw",
+    ),
     path("matches/<int:match_id>/", pages.match_page, name="match"),
     path("matches/<int:match_id>/export.mat", pages.match_export_page, name="match-export"),
     path("matches/<int:match_id>/end/", pages.match_end_session_page, name="match-end"),

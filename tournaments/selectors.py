@@ -32,7 +32,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.csvfile import Cell, csv_text
-from games.ratings.sources import is_rated
+from games.ratings.sources import ResultLink, is_rated
 from games.textfold import fold
 from tournaments import bridge, pairing
 from tournaments.models import (
@@ -461,19 +461,26 @@ __all__ = [
 ]
 
 
-def result_links(source_keys: Sequence[str]) -> dict[str, str]:
+def result_links(source_keys: Sequence[str]) -> dict[str, ResultLink]:
     """The flight page (at the match's row) of each ``tmatch:<id>`` ledger key, for the
-    player page's results (``games.players.sections``). One query for all of them. A
-    draft event's matches have no link (only its directors see it)."""
+    player page's results (``games.players.sections``), named by its event and flight
+    with the event's page. One query for all of them. A draft event's matches have no
+    link (only its directors see it)."""
     ids = {int(k.partition(":")[2]): k for k in source_keys if k.partition(":")[2].isdigit()}
     rows = (
         TournamentMatch.objects.filter(pk__in=list(ids))
         .exclude(flight__event__status=Event.Status.DRAFT)
-        .values_list("pk", "flight_id", "flight__event__slug")
+        .values_list(
+            "pk", "flight_id", "flight__name", "flight__event__slug", "flight__event__name"
+        )
     )
     return {
-        ids[pk]: reverse("tournaments:flight", args=[slug, flight_id]) + f"#match-{pk}"
-        for pk, flight_id, slug in rows
+        ids[pk]: ResultLink(
+            url=reverse("tournaments:flight", args=[slug, flight_id]) + f"#match-{pk}",
+            title=f"{event} · {flight}",
+            title_url=reverse("tournaments:event", args=[slug]),
+        )
+        for pk, flight_id, flight, slug, event in rows
     }
 
 

@@ -323,6 +323,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "games.models.Match.Status",
         # The home board's side: the settings' board_orientation and a game's home.
         "BoardOrientationEnum": "games.models.BoardOrientation",
+        "MatchInvitationStatusEnum": "games.models.MatchInvitation.Status",
     },
 }
 

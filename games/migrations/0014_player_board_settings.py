@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0012_player_search_name'),
+        ('games', '0013_match_invitation'),
     ]
 
     operations = [

@@ -52,7 +52,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import background
 from games.errors import Conflict, NotFound, ValidationFailed
@@ -359,6 +359,13 @@ def notification_unread_count(*, player: Player) -> int:
 def notification_unread_count_for_user(*, user_id: int) -> int | None:
     """The header's badge: the unread count of the user's player in one query, ``None``
     when the user has no player."""
+    found = notification_header_for_user(user_id=user_id)
+    return None if found is None else found[1]
+
+
+def notification_header_for_user(*, user_id: int) -> tuple[int, int] | None:
+    """What every page's header shows of the user's player, in one query: the player's
+    id (the "My page" link) and their unread count; ``None`` when the user has no player."""
     counts = (
         Player.objects.filter(user_id=user_id)
         .order_by()
@@ -368,10 +375,10 @@ def notification_unread_count_for_user(*, user_id: int) -> int | None:
                 filter=Q(notifications__read_at__isnull=True, notifications__in_app=True),
             )
         )
-        .values_list("unread", flat=True)
+        .values_list("pk", "unread")
     )
     found = list(counts[:1])
-    return found[0] if found else None
+    return (found[0][0], found[0][1]) if found else None
 
 
 def notification_mark_read(*, notification_id: int, player: Player) -> Notification:
@@ -675,6 +682,42 @@ def _render_match_finished(context: Mapping[str, Any]) -> tuple[str, str]:
     return title, _("The match is over.")
 
 
+def _render_match_invitation(context: Mapping[str, Any]) -> tuple[str, str]:
+    values = {"opponent": _opponent(context)}
+    title = _("%(opponent)s invites you to a match") % values
+    length = context.get("length")
+    if length == 0:
+        return title, _("A money session: accept or decline it on the match page.")
+    if isinstance(length, int) and not isinstance(length, bool):
+        return title, ngettext(
+            "A %(length)d-point match: accept or decline it on the match page.",
+            "A %(length)d-point match: accept or decline it on the match page.",
+            length,
+        ) % {"length": length}
+    return title, _("Accept or decline it on the match page.")
+
+
+def _render_invitation_answered(context: Mapping[str, Any]) -> tuple[str, str]:
+    values = {"opponent": _opponent(context)}
+    if context.get("answer") == "accepted":
+        return (
+            _("%(opponent)s accepted your invitation") % values,
+            _("Your match against %(opponent)s has started.") % values,
+        )
+    return (
+        _("%(opponent)s declined your invitation") % values,
+        _("Your match against %(opponent)s is called off.") % values,
+    )
+
+
+def _render_invitation_withdrawn(context: Mapping[str, Any]) -> tuple[str, str]:
+    values = {"opponent": _opponent(context)}
+    return (
+        _("%(opponent)s withdrew the invitation") % values,
+        _("The match %(opponent)s invited you to is called off.") % values,
+    )
+
+
 register_kind(
     "your_turn",
     label=gettext_lazy("Your turn"),
@@ -717,5 +760,26 @@ register_kind(
     label=gettext_lazy("Match finished"),
     default_channels=(IN_APP, EMAIL),
     render=_render_match_finished,
+    link=_match_link,
+)
+register_kind(
+    "match_invitation",
+    label=gettext_lazy("Invitation to a match"),
+    default_channels=(IN_APP, EMAIL),
+    render=_render_match_invitation,
+    link=_match_link,
+)
+register_kind(
+    "invitation_answered",
+    label=gettext_lazy("Answer to your invitation"),
+    default_channels=(IN_APP,),
+    render=_render_invitation_answered,
+    link=_match_link,
+)
+register_kind(
+    "invitation_withdrawn",
+    label=gettext_lazy("Invitation withdrawn"),
+    default_channels=(IN_APP,),
+    render=_render_invitation_withdrawn,
     link=_match_link,
 )

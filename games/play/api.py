@@ -14,13 +14,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.common import error_responses, query_choice, request_player
-from games.errors import PermissionDenied
-from games.models import Game, Match, Player
-from games.play import alarms, selectors, services
+from games.errors import PermissionDenied, ValidationFailed
+from games.models import Game, Match, MatchInvitation, Player
+from games.play import alarms, invitations, selectors, services
 from games.play.serializers import (
     ActionInput,
     GameActionOutput,
     GameStateOutput,
+    InvitationOutput,
     MatchCreateInput,
     MatchDetailOutput,
     MatchOutput,
@@ -29,15 +30,28 @@ from games.play.serializers import (
 #: What the writes answer besides the refusals every write has (games.api.schema).
 CREATE_ERRORS = error_responses(
     {
-        400: "`invalid`, `invalid_clock`, `same_player`, `inactive_player`, `invalid_length`.",
-        403: "`no_player`, `not_a_player`: only a match you play in (or staff).",
+        400: "`invalid`, `invalid_clock`, `same_player`, `inactive_player`, `invalid_length`, "
+        "`opponent_no_login` (only a player who can log in can be invited), "
+        "`invitation_required` (`start` for your own match).",
+        403: "`no_player`, `not_a_player`: only a match you play in (or staff); `no_login`.",
+        409: "`invitation_exists`: the two players have an open invitation (its id in "
+        "`invitation`).",
+    }
+)
+ANSWER_ERRORS = error_responses(
+    {
+        403: "`no_player`, `not_invited` (only the invited player answers), `not_inviter` "
+        "(only the inviter withdraws).",
+        404: "`invitation_not_found`.",
+        409: "`invitation_answered`: accepted, declined or withdrawn already (its `status`).",
     }
 )
 START_ERRORS = error_responses(
     {
         403: "`no_player`, `not_a_player`.",
         404: "`match_not_found`.",
-        409: "`match_already_started`.",
+        409: "`match_already_started`, `match_called_off`, `invitation_pending` (the invited "
+        "player starts it by accepting).",
     }
 )
 END_ERRORS = error_responses(
@@ -71,7 +85,12 @@ def _home(player: Player | None) -> str:
 
 
 class MatchListApi(APIView):
-    """List matches (newest first) or create one between two players."""
+    """List matches (newest first) or create one between two players.
+
+    A match you play in is an invitation to the other player (who must be able to log
+    in): it waits until they accept it (``/api/v1/invitations/``), and its ``invitation``
+    says so. Staff may arrange a match between two other players, started at once with
+    ``start``."""
 
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=[s for s, _ in Match.Status.choices])],
@@ -88,22 +107,35 @@ class MatchListApi(APIView):
         data.is_valid(raise_exception=True)
         values: dict[str, Any] = data.validated_data
         me = request_player(request)
-        if not request.user.is_staff and me.pk not in (values["player1"].pk, values["player2"].pk):
-            raise PermissionDenied("not_a_player", _("You may only create matches you play in."))
-        # Created and started in one transaction: a start that is refused leaves no match.
-        with transaction.atomic():
-            match = services.match_create(
-                player1=values["player1"],
-                player2=values["player2"],
-                length=values["length"],
-                rules=values["rules"],
-                clock=values["clock"],
-                timeout_claim=values["timeout_claim"],
-                created_by=request.user,
-            )
+        player1, player2 = values["player1"], values["player2"]
+        settings = {
+            "length": values["length"],
+            "rules": values["rules"],
+            "clock": values["clock"],
+            "timeout_claim": values["timeout_claim"],
+            "created_by": request.user,
+        }
+        if me.pk in (player1.pk, player2.pk):
             if values["start"]:
-                services.match_start(match_id=match.pk)
-        match = selectors.match_get(match_id=match.pk)
+                raise ValidationFailed(
+                    "invitation_required",
+                    _("Your opponent starts the match by accepting your invitation."),
+                    extra={"field": "start"},
+                )
+            opponent = player2 if me.pk == player1.pk else player1
+            invitation = invitations.invitation_send(inviter=me, invitee=opponent, **settings)
+            match_id = invitation.match_id
+        elif request.user.is_staff:
+            # Arranged by staff (as a director does): no invitation; created and started in
+            # one transaction, so a start that is refused leaves no match.
+            with transaction.atomic():
+                match = services.match_create(player1=player1, player2=player2, **settings)
+                if values["start"]:
+                    services.match_start(match_id=match.pk)
+            match_id = match.pk
+        else:
+            raise PermissionDenied("not_a_player", _("You may only create matches you play in."))
+        match = selectors.match_get(match_id=match_id)
         return Response(MatchDetailOutput(match).data, status=status.HTTP_201_CREATED)
 
 
@@ -139,6 +171,62 @@ class MatchEndSessionApi(APIView):
     def post(self, request: Request, match_id: int) -> Response:
         services.match_end_session(match_id=match_id, by=request_player(request))
         return Response(MatchDetailOutput(selectors.match_get(match_id=match_id)).data)
+
+
+class InvitationListApi(APIView):
+    """The invitations to a match you sent or received, newest first (at most 100);
+    ``status`` keeps those (``pending``: the ones waiting for an answer)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=[s for s, _ in MatchInvitation.Status.choices])
+        ],
+        responses={200: InvitationOutput(many=True), **error_responses({403: "`no_player`."})},
+    )
+    def get(self, request: Request) -> Response:
+        wanted = query_choice(request, "status", MatchInvitation.Status.values)
+        found = selectors.invitation_list(player=request_player(request), status=wanted)
+        return Response(InvitationOutput(found, many=True).data)
+
+
+def _invitation(invitation_id: int) -> Response:
+    return Response(InvitationOutput(selectors.invitation_get(invitation_id=invitation_id)).data)
+
+
+class InvitationAcceptApi(APIView):
+    """Accept an invitation (the invited player): the match starts; its first game is
+    the answer's ``current_game``."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: InvitationOutput, **ANSWER_ERRORS})
+    def post(self, request: Request, invitation_id: int) -> Response:
+        invitations.invitation_accept(invitation_id=invitation_id, by=request_player(request))
+        return _invitation(invitation_id)
+
+
+class InvitationDeclineApi(APIView):
+    """Decline an invitation (the invited player): the match is called off."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: InvitationOutput, **ANSWER_ERRORS})
+    def post(self, request: Request, invitation_id: int) -> Response:
+        invitations.invitation_decline(invitation_id=invitation_id, by=request_player(request))
+        return _invitation(invitation_id)
+
+
+class InvitationWithdrawApi(APIView):
+    """Withdraw an invitation nobody answered yet (its sender): the match is called off."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: InvitationOutput, **ANSWER_ERRORS})
+    def post(self, request: Request, invitation_id: int) -> Response:
+        invitations.invitation_withdraw(invitation_id=invitation_id, by=request_player(request))
+        return _invitation(invitation_id)
 
 
 class GameDetailApi(APIView):

@@ -15,7 +15,6 @@ from typing import Any, Literal
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import (
     Http404,
     HttpRequest,
@@ -27,6 +26,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -37,8 +37,8 @@ from games.engine.notation import format_play
 from games.engine.position import Position, position_from_id, position_id
 from games.engine.steps import state_play_steps
 from games.errors import ApplicationError, NotFound, ValidationFailed
-from games.models import Game, Match, Player
-from games.play import alarms, interchange, selectors, services
+from games.models import Game, Match, MatchInvitation, Player
+from games.play import alarms, interchange, invitations, selectors, services
 from games.play.boardsvg import render_board, view_from_position
 from games.play.interchange import match_export_mat
 from games.play.presets import preset_choices
@@ -49,6 +49,12 @@ from games.web import act_and_redirect, show_refusal
 #: A .mat file of a long match is a few hundred kilobytes at most.
 #: The longest pasted text given back in the form after a refusal.
 _KEEP_TEXT = interchange.MAX_MAT_BYTES
+#: What a game was won as (R9), as the games table and the resignation list say it.
+_RESULT_KINDS = {
+    "single": gettext_lazy("single game"),
+    "gammon": gettext_lazy("gammon"),
+    "backgammon": gettext_lazy("backgammon"),
+}
 
 
 def _player(request: HttpRequest) -> Player | None:
@@ -56,19 +62,58 @@ def _player(request: HttpRequest) -> Player | None:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Live, waiting and finished matches, newest first."""
+    """Live, waiting and finished matches, newest first; for a player, the invitations
+    they sent and received that wait for an answer (the page follows them live: each
+    one tells both players' ``user:<id>`` topic, which every page of theirs follows),
+    and the form that invites an opponent, who must be able to log in."""
+    return _lobby(request)
+
+
+#: The new-match form's fields, given back as typed when the invitation is refused.
+_MATCH_FIELDS = (
+    "opponent",
+    "length",
+    "variant",
+    "clock",
+    "timeout_claim",
+    "timeout_result",
+    "jacoby",
+    "beavers",
+)
+
+
+def _lobby(
+    request: HttpRequest, *, typed: dict[str, str] | None = None, refused: Any = None
+) -> HttpResponse:
+    me = Player.of_user(request.user)
+    context: dict[str, Any] = {
+        "playing": selectors.match_list(status=Match.Status.PLAYING, limit=50),
+        "waiting": selectors.match_list(status=Match.Status.WAITING, limit=50),
+        "finished": selectors.match_list(status=Match.Status.FINISHED, limit=50),
+        "me": me,
+        "clock_presets": preset_choices(),
+        "typed": typed or {"length": "5", "timeout_claim": "claim"},
+        "refused": refused,
+    }
+    if me is not None:
+        context["opponents"] = [
+            p for p in players_selectors.player_list_with_login() if p.pk != me.pk
+        ]
+        pending = selectors.invitation_list(player=me, status=MatchInvitation.Status.PENDING)
+        context["received"] = [i for i in pending if i.invitee_id == me.pk]
+        context["sent"] = [i for i in pending if i.inviter_id == me.pk]
     return render(
-        request,
-        "games/lobby.html",
-        {
-            "playing": selectors.match_list(status=Match.Status.PLAYING, limit=50),
-            "waiting": selectors.match_list(status=Match.Status.WAITING, limit=50),
-            "finished": selectors.match_list(status=Match.Status.FINISHED, limit=50),
-            "me": Player.of_user(request.user),
-            "opponents": players_selectors.player_list(),
-            "clock_presets": preset_choices(),
-        },
+        request, "games/lobby.html", context, status=200 if refused is None else refused.status
     )
+
+
+def _invitation_of(match: Match) -> MatchInvitation | None:
+    """The match's invitation, read with the match (selectors.match_get); ``None`` when
+    nobody was invited to it."""
+    try:
+        return match.invitation
+    except MatchInvitation.DoesNotExist:
+        return None
 
 
 def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
@@ -86,7 +131,7 @@ def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
         "timeout": _("runs out of time"),
         "claim_timeout": _("claims the win on time"),
     }
-    kinds = {"single": _("single game"), "gammon": _("gammon"), "backgammon": _("backgammon")}
+    kinds = _RESULT_KINDS
     pending_dice: dict[int, list[int]] = {}
     for action in game.actions.order_by("seq"):
         data = action.data
@@ -183,7 +228,13 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     if game is not None and alarms.game_alarm_if_due(game):  # R12: a due flag happens now
         match = selectors.match_get(match_id=match_id)
         game = selectors.match_current_game(match=match)
-    context: dict[str, Any] = {"match": match, "me": me, "my_index": my_index, "game": game}
+    context: dict[str, Any] = {
+        "match": match,
+        "me": me,
+        "my_index": my_index,
+        "game": game,
+        "invitation": _invitation_of(match),
+    }
     if game is not None:
         view = selectors.game_view(game=game, viewer_index=my_index)
         state = state_from_dict(game.state)
@@ -211,9 +262,31 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 and not game.actions.exclude(kind="opening_roll").exists(),
             }
         )
-    context["games"] = list(match.games.all())
+    context["games"] = [(g, game_result_label(g)) for g in match.games.all()]
     context["rating"] = ratings_selectors.match_rating(match=match)
     return render(request, "games/match.html", context)
+
+
+def game_result_label(game: Game) -> str:
+    """How a game ended, for the match's games table: a dropped double as a drop, a
+    resignation and a loss on time as such, a game played out by what it was won as
+    (single game, gammon, backgammon); empty while it is played."""
+    if not game.is_over:
+        return ""
+    if game.result_kind == Game.VOID:
+        return _("not played (the session ended)")
+    result = (game.state or {}).get("result") or {}
+    kind = _RESULT_KINDS.get(result.get("kind", game.result_kind), "")
+    reason = result.get("reason")
+    if reason == "drop":
+        return _("double dropped")
+    if reason == "resign":
+        return _("resigned (%(kind)s)") % {"kind": kind} if kind else _("resigned")
+    if reason == "timeout":
+        if result.get("match_forfeit") or result.get("kind") == "match":
+            return _("lost on time: the match")
+        return _("lost on time (%(kind)s)") % {"kind": kind} if kind else _("lost on time")
+    return str(kind)
 
 
 def _clock_display(clock: dict[str, Any] | None) -> list[dict[str, Any]] | None:
@@ -281,40 +354,105 @@ def _bad_request(text: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def match_create_page(request: HttpRequest) -> HttpResponseRedirect:
+def match_create_page(request: HttpRequest) -> HttpResponse:
+    """The lobby's form: invite the chosen opponent to a match (the match starts when
+    they accept it). Refused, the lobby comes back (400) with the form as typed and the
+    field at fault marked."""
+    post = request.POST
+    typed = {name: post.get(name, "") for name in _MATCH_FIELDS}
     try:
         me = Player.of_user_or_refuse(request.user)
-        opponent = players_selectors.player_get(player_id=int(request.POST.get("opponent", "0")))
-        length = int(request.POST.get("length", "5"))
+        try:
+            opponent_id = int(post.get("opponent", ""))
+        except ValueError:
+            raise ValidationFailed(
+                "invalid_opponent", _("Choose an opponent."), extra={"field": "opponent"}
+            ) from None
+        try:
+            length = int(post.get("length", "5"))
+        except ValueError:
+            raise ValidationFailed(
+                "invalid_length",
+                _("The match length must be a number."),
+                extra={"field": "length"},
+            ) from None
+        try:
+            opponent = players_selectors.player_get(player_id=opponent_id)
+        except NotFound as exc:
+            exc.extra = {"field": "opponent"}
+            raise
         rules: dict[str, Any] = {}
-        if request.POST.get("variant") in ("nackgammon", "acey-deucey"):
-            rules["variant"] = request.POST["variant"]
-        clock = request.POST.get("clock") or None
-        if clock is not None and request.POST.get("timeout_result") == "match":
+        if post.get("variant") in ("nackgammon", "acey-deucey"):
+            rules["variant"] = post["variant"]
+        clock = post.get("clock") or None
+        if clock is not None and post.get("timeout_result") == "match":
             rules["timeout_result"] = "match"
         if length == 0:
             for option in ("jacoby", "beavers"):
-                if request.POST.get(option):
+                if post.get(option):
                     rules[option] = True
-        # One transaction: a start that is refused leaves no match behind.
-        with transaction.atomic():
-            match = services.match_create(
-                player1=me,
-                player2=opponent,
-                length=length,
-                rules=rules,
-                clock=clock,
-                timeout_claim=request.POST.get("timeout_claim", "claim") == "claim",
-                created_by=request.user,
-            )
-            services.match_start(match_id=match.pk, by=me)
-    except ValueError:
-        messages.error(request, _("The match length must be a number."))
-        return redirect("games:lobby")
+        invitation = invitations.invitation_send(
+            inviter=me,
+            invitee=opponent,
+            length=length,
+            rules=rules,
+            clock=clock,
+            timeout_claim=post.get("timeout_claim", "claim") == "claim",
+            created_by=request.user,
+        )
     except ApplicationError as exc:
-        show_refusal(request, exc)
-        return redirect("games:lobby")
-    return redirect("games:match", match_id=match.pk)
+        return _lobby(request, typed=typed, refused=exc)
+    messages.success(
+        request,
+        _("%(name)s is invited: the match starts when they accept.") % {"name": opponent.name},
+    )
+    return redirect("games:match", match_id=invitation.match_id)
+
+
+@login_required
+@require_POST
+def invitation_accept_page(request: HttpRequest, invitation_id: int) -> HttpResponseRedirect:
+    """Accept an invitation: to the match, which has started."""
+    return act_and_redirect(
+        request,
+        lambda: invitations.invitation_accept(
+            invitation_id=invitation_id, by=Player.of_user_or_refuse(request.user)
+        ),
+        to=reverse("games:lobby"),
+        then=lambda done: reverse("games:match", kwargs={"match_id": done[0].match_id}),
+    )
+
+
+@login_required
+@require_POST
+def invitation_decline_page(request: HttpRequest, invitation_id: int) -> HttpResponseRedirect:
+    """Decline an invitation: back to the lobby."""
+    return act_and_redirect(
+        request,
+        lambda: invitations.invitation_decline(
+            invitation_id=invitation_id, by=Player.of_user_or_refuse(request.user)
+        ),
+        to=reverse("games:lobby"),
+        success=lambda invitation: (
+            _("You declined the invitation of %(name)s.") % {"name": invitation.inviter.name}
+        ),
+    )
+
+
+@login_required
+@require_POST
+def invitation_withdraw_page(request: HttpRequest, invitation_id: int) -> HttpResponseRedirect:
+    """Withdraw an invitation nobody answered: back to the lobby."""
+    return act_and_redirect(
+        request,
+        lambda: invitations.invitation_withdraw(
+            invitation_id=invitation_id, by=Player.of_user_or_refuse(request.user)
+        ),
+        to=reverse("games:lobby"),
+        success=lambda invitation: (
+            _("Your invitation to %(name)s is withdrawn.") % {"name": invitation.invitee.name}
+        ),
+    )
 
 
 @login_required

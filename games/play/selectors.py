@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
 from games import wallclock
@@ -17,7 +17,7 @@ from games.engine.met import match_winning_chance_for
 from games.engine.notation import format_play
 from games.engine.position import position_id
 from games.errors import NotFound
-from games.models import Game, Match
+from games.models import Game, Match, MatchInvitation, Player
 from games.play.clock import clock_reading
 
 
@@ -33,13 +33,52 @@ def match_get(*, match_id: int) -> Match:
     try:
         return (
             Match.objects.select_related(
-                "player1", "player2", "winner", "imported_by", "imported_by__player"
+                "player1",
+                "player2",
+                "winner",
+                "imported_by",
+                "imported_by__player",
+                "invitation__inviter",
+                "invitation__invitee",
             )
             .prefetch_related("games")
             .get(pk=match_id)
         )
     except Match.DoesNotExist:
         raise NotFound("match_not_found", _("There is no match with this id.")) from None
+
+
+def invitation_list(
+    *, player: Player, status: str | None = None, limit: int = 100
+) -> list[MatchInvitation]:
+    """The invitations ``player`` sent or received, newest first (``status``: only those),
+    with their matches and both players: one query."""
+    found = _invitations().filter(Q(inviter=player) | Q(invitee=player))
+    if status:
+        found = found.filter(status=status)
+    return list(found.order_by("-created_at", "-id")[:limit])
+
+
+def _invitations() -> QuerySet[MatchInvitation]:
+    """Invitations with their match, both players and ``current_game_id`` (the match's
+    latest game, ``None`` before it starts), in the one query."""
+    latest = Game.objects.filter(match=OuterRef("match")).order_by("-number").values("pk")[:1]
+    return MatchInvitation.objects.select_related("match", "inviter", "invitee").annotate(
+        current_game_id=Subquery(latest)
+    )
+
+
+def invitation_get(*, invitation_id: int) -> MatchInvitation:
+    try:
+        return _invitations().get(pk=invitation_id)
+    except MatchInvitation.DoesNotExist:
+        raise NotFound("invitation_not_found", _("There is no invitation with this id.")) from None
+
+
+def match_invitation(*, match: Match) -> MatchInvitation | None:
+    """The invitation to ``match`` (``None``: a match nobody was invited to, such as a
+    tournament's): one query."""
+    return MatchInvitation.objects.filter(match=match).select_related("inviter", "invitee").first()
 
 
 def game_get(*, game_id: int) -> Game:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.common import PlayerRef
 from games.engine.actions import ACTION_KINDS
-from games.models import BoardOrientation, Game, GameAction, Match, Player
+from games.models import BoardOrientation, Game, GameAction, Match, MatchInvitation, Player
 from games.play.services import MAX_MATCH_LENGTH
 
 
@@ -58,17 +61,53 @@ class MatchOutput(serializers.ModelSerializer):
         return [match.score1, match.score2]
 
 
+class InvitationSummary(serializers.ModelSerializer):
+    """A match's invitation as the match shows it (issue 18)."""
+
+    inviter = PlayerRef()
+    invitee = PlayerRef()
+
+    class Meta:
+        model = MatchInvitation
+        fields = ["id", "status", "inviter", "invitee", "created_at", "answered_at"]
+        read_only_fields = fields
+
+
 class MatchDetailOutput(MatchOutput):
     games = GameSummary(many=True, read_only=True)
     current_game = serializers.SerializerMethodField()
+    invitation = serializers.SerializerMethodField()
 
     class Meta(MatchOutput.Meta):
-        fields = [*MatchOutput.Meta.fields, "games", "current_game"]
+        fields = [*MatchOutput.Meta.fields, "games", "current_game", "invitation"]
         read_only_fields = fields
 
     def get_current_game(self, match: Match) -> int | None:
         games = list(match.games.all())
         return games[-1].pk if games else None
+
+    @extend_schema_field(InvitationSummary(allow_null=True))
+    def get_invitation(self, match: Match) -> dict[str, Any] | None:
+        """The invitation the match waits for (or that started or called it off);
+        ``null`` for a match nobody was invited to (a tournament's)."""
+        try:
+            invitation = match.invitation
+        except MatchInvitation.DoesNotExist:
+            return None
+        return dict(InvitationSummary(invitation).data)
+
+
+class InvitationOutput(InvitationSummary):
+    """An invitation with its match: what accepting started (``current_game``)."""
+
+    match = serializers.IntegerField(source="match_id")
+    length = serializers.IntegerField(source="match.length")
+    #: Read with the invitation (games.play.selectors._invitations).
+    current_game = serializers.IntegerField(source="current_game_id", allow_null=True)
+
+    class Meta(InvitationSummary.Meta):
+        fields = [*InvitationSummary.Meta.fields, "match", "length", "current_game"]
+        read_only_fields = fields
 
 
 class MatchCreateInput(serializers.Serializer):
@@ -84,7 +123,14 @@ class MatchCreateInput(serializers.Serializer):
         "clock settings (delay_ms, reserve_ms, reserve_per_point_ms, ...), or null.",
     )
     timeout_claim = serializers.BooleanField(required=False, default=True)
-    start = serializers.BooleanField(required=False, default=True)
+    start = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Only for a match staff arrange between two other players: start it at "
+        "once. A match you play in is an invitation to your opponent and starts when they "
+        "accept it (`POST /api/v1/invitations/{invitation_id}/accept/`); `start: true` "
+        "there is refused (`invitation_required`).",
+    )
 
 
 class ActionInput(serializers.Serializer):

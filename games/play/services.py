@@ -44,7 +44,7 @@ from games.engine.notation import format_play, parse_play
 from games.engine.position import position_id
 from games.engine.rules import RuleOptions
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
-from games.models import Game, GameAction, Match, Player
+from games.models import Game, GameAction, Match, MatchInvitation, Player
 from games.play import clock as game_clock
 from games.play import live, notices
 from games.play.dice import SYSTEM_DICE, DiceSource, roll_die
@@ -125,7 +125,8 @@ def _clock_settings(clock: str | Mapping[str, Any] | None) -> ClockSettings | No
 
 def match_start(*, match_id: int, by: Player | None = None, dice: DiceSource = SYSTEM_DICE) -> Game:
     """Start a waiting match: game 1 and its opening roll (R3). ``by`` (when given)
-    must be one of the match's players."""
+    must be one of the match's players. A match its invitee has not accepted yet waits
+    for that (409 ``invitation_pending``: accepting starts it, games.play.invitations)."""
     with transaction.atomic():
         try:
             match = Match.objects.select_for_update().get(pk=match_id)
@@ -133,8 +134,21 @@ def match_start(*, match_id: int, by: Player | None = None, dice: DiceSource = S
             raise NotFound("match_not_found", _("There is no match with this id.")) from None
         if by is not None and match.player_index(by.pk) is None:
             raise PermissionDenied("not_a_player", _("Only the match's players may do this."))
+        if match.status == Match.Status.CANCELLED:
+            raise Conflict(
+                "match_called_off",
+                _("This match was called off: its invitation was declined or withdrawn."),
+            )
         if match.status != Match.Status.WAITING:
             raise Conflict("match_already_started", _("This match has already started."))
+        # Read under the match's lock, which every answer to an invitation takes first.
+        if MatchInvitation.objects.filter(
+            match=match, status=MatchInvitation.Status.PENDING
+        ).exists():
+            raise Conflict(
+                "invitation_pending",
+                _("The invited player has not accepted yet: the match starts when they do."),
+            )
         match.status = Match.Status.PLAYING
         match.started_at = timezone.now()
         match.save(update_fields=["status", "started_at"])

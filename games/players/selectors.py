@@ -16,6 +16,14 @@ def player_list(*, active_only: bool = True) -> QuerySet[Player]:
     return players.order_by("name")
 
 
+def player_list_with_login() -> QuerySet[Player]:
+    """The active players who can log in (an active user account): whom a player may
+    invite to a match (games.play.invitations), by name."""
+    return Player.objects.filter(is_active=True, user__isnull=False, user__is_active=True).order_by(
+        "name"
+    )
+
+
 def player_top_rated(*, limit: int = 10) -> list[Player]:
     return list(Player.objects.filter(is_active=True).order_by("-rating", "name")[:limit])
 

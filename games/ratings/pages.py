@@ -240,7 +240,25 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
             "rows": page.object_list,
             "page": page,
             "clubs": ratings_selectors.leaderboard_clubs(),
+            **_my_place(request, rows, page.number),
             **arguments,
         },
         status=status,
     )
+
+
+def _my_place(request: HttpRequest, rows: list[Any], page_number: int) -> dict[str, Any]:
+    """Where the logged-in player is on the list: ``my_row`` (their row, marked on the
+    page), ``my_page`` (the page it is on, when that is not this one: the page links to
+    it), or ``me_unlisted`` (they have a player but these filters leave them out). The
+    rows carry ``user_id``, so finding them costs no query; only a player not listed
+    costs one, to say so."""
+    user = request.user
+    if not user.is_authenticated:
+        return {}
+    for index, row in enumerate(rows):
+        if row.player.user_id == user.pk:
+            on_page = index // LEADERBOARD_PER_PAGE + 1
+            return {"my_row": row, "my_page": None if on_page == page_number else on_page}
+    me = Player.of_user(user)
+    return {"me_unlisted": me} if me is not None else {}

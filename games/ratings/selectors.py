@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.engine import rating as formula
 from games.models import Match, Player, RatedResult
-from games.ratings.sources import is_rated, result_links, result_will_be_rated
+from games.ratings.sources import ResultLink, is_rated, result_links, result_will_be_rated
 from games.textfold import fold
 
 
@@ -52,6 +52,9 @@ class PlayerResult:
     calculation: Calculation | None  # None: not rated
     opponent_rating_before: Decimal | None
     link: str | None
+    #: What it was played in, when another app owns the result (a tournament: the event
+    #: and flight, with the event's page); ``None`` for a casual or club match.
+    played_in: ResultLink | None = None
 
     @property
     def at(self) -> datetime:
@@ -62,7 +65,7 @@ class PlayerResult:
         return self.row.length
 
 
-def _side(row: RatedResult, player_id: int, links: dict[str, str]) -> PlayerResult:
+def _side(row: RatedResult, player_id: int, links: dict[str, ResultLink]) -> PlayerResult:
     first = row.player1_id == player_id
     player, opponent = (row.player1, row.player2) if first else (row.player2, row.player1)
     won = row.winner_id == player_id
@@ -88,17 +91,19 @@ def _side(row: RatedResult, player_id: int, links: dict[str, str]) -> PlayerResu
             experience_before=row.experience1_before if first else row.experience2_before,  # type: ignore[arg-type]
             experience_after=row.experience1_after if first else row.experience2_after,  # type: ignore[arg-type]
         )
-    if row.match_id is not None:
+    owned = links.get(row.source_key)
+    if row.match_id is not None:  # played online here: its match page has every game
         link: str | None = reverse("games:match", args=[row.match_id])
     else:
-        link = links.get(row.source_key)
-    return PlayerResult(row, player, opponent, won, calculation, opponent_before, link)
+        link = owned.url if owned is not None else None
+    return PlayerResult(row, player, opponent, won, calculation, opponent_before, link, owned)
 
 
 def player_sides(rows: Sequence[RatedResult], player_id: int) -> list[PlayerResult]:
     """Rows (with ``player1``/``player2`` selected) as ``player_id`` sees them, linked to
-    their pages (at most one query per app that owns some of them)."""
-    links = result_links([r.source_key for r in rows if r.match_id is None])
+    their pages and named by what they were played in (at most one query per app that
+    owns some of them)."""
+    links = result_links([r.source_key for r in rows])
     return [_side(r, player_id, links) for r in rows]
 
 
@@ -332,8 +337,9 @@ class MatchRating:
 
 def match_rating(*, match: Match) -> MatchRating | None:
     """What the match page shows of ratings (``None`` for a money session, which is never
-    rated). At most one query (the ledger row of a finished match)."""
-    if match.is_money:
+    rated, and for a match called off, which is never played). At most one query (the
+    ledger row of a finished match)."""
+    if match.is_money or match.status == Match.Status.CANCELLED:
         return None
     if match.is_imported:
         return MatchRating(rated=False)  # never rated (rating_record_online)

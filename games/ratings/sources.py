@@ -12,6 +12,7 @@ how to link them to its pages and whether a result of its keys will be rated::
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from django.conf import settings
 
@@ -22,9 +23,20 @@ def is_rated(source: str, rated: bool = True) -> bool:
     return bool(rated) and bool(getattr(settings, "RATING_SOURCES", {}).get(source, False))
 
 
-#: ``links(source_keys) -> {source_key: url}``: the pages of results another app owns,
-#: all of one page's rows in one call (so one query, not one per row).
-ResultLinks = Callable[[Sequence[str]], Mapping[str, str]]
+@dataclass(frozen=True)
+class ResultLink:
+    """Where a result another app owns is shown: ``url``, the page of the match (a
+    tournament match: its row on the flight page); ``title``, what it was played in, as
+    the player page names it (the event and flight), and that page (``title_url``)."""
+
+    url: str
+    title: str = ""
+    title_url: str = ""
+
+
+#: ``links(source_keys) -> {source_key: ResultLink}``: the pages of results another app
+#: owns, all of one page's rows in one call (so one query, not one per row).
+ResultLinks = Callable[[Sequence[str]], Mapping[str, ResultLink]]
 
 #: ``rated(source_key) -> bool``: whether the result of that key will be rated (asked
 #: before an online match played for it finishes, to show what is at stake).
@@ -53,14 +65,14 @@ def result_will_be_rated(source_key: str) -> bool | None:
     return None if check is None else check(source_key)
 
 
-def result_links(source_keys: Sequence[str]) -> dict[str, str]:
+def result_links(source_keys: Sequence[str]) -> dict[str, ResultLink]:
     """The registered pages of ``source_keys`` (those nobody links are left out)."""
     by_prefix: dict[str, list[str]] = {}
     for key in source_keys:
         prefix = key.partition(":")[0]
         if prefix in _RESULT_LINKS:
             by_prefix.setdefault(prefix, []).append(key)
-    out: dict[str, str] = {}
+    out: dict[str, ResultLink] = {}
     for prefix, keys in by_prefix.items():
         out.update(_RESULT_LINKS[prefix](keys))
     return out

@@ -31,7 +31,10 @@ def test_fifty_conflicting_actions_at_one_version_apply_exactly_once():
     created = creator.post(
         "/api/v1/matches/", {"player1": a.pk, "player2": b.pk, "length": 7}, format="json"
     ).json()
-    game = Game.objects.get(pk=created["current_game"])
+    invitee = APIClient()
+    invitee.credentials(HTTP_AUTHORIZATION=f"Token {tokens[1]}")
+    accepted = invitee.post(f"/api/v1/invitations/{created['invitation']['id']}/accept/").json()
+    game = Game.objects.get(pk=accepted["current_game"])
     mover = game.state["turn"]
     # The player on roll has the opening dice to play; their opponent can only resign.
     # Half the threads play (each a different legal play), half resign for the other.

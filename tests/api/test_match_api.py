@@ -30,13 +30,17 @@ def pair():
 
 
 def _create(client, a, b, length=5, **extra):
+    """``a`` invites ``b`` to a match, and ``b`` accepts it: the match as it starts."""
     response = client.post(
         "/api/v1/matches/",
         {"player1": a.pk, "player2": b.pk, "length": length, **extra},
         format="json",
     )
     assert response.status_code == 201, response.json()
-    return response.json()
+    invitation = response.json()["invitation"]
+    accepted = _client(b).post(f"/api/v1/invitations/{invitation['id']}/accept/")
+    assert accepted.status_code == 200, accepted.json()
+    return client.get(f"/api/v1/matches/{response.json()['id']}/").json()
 
 
 def _act(client, game_id, version, action, **data):
@@ -266,7 +270,7 @@ def test_a_bad_token_is_refused_with_a_code():
 
 def test_a_money_session_is_ended_between_games_and_not_during_one(pair):
     (a, client_a), (b, client_b) = pair
-    session = _create(client_a, a, b, length=0, start=True)
+    session = _create(client_a, a, b, length=0)
     clients = (client_a, client_b)
     # Game 1: the doubler's opponent drops, so someone is ahead after it.
     last, _ = _play_game(clients, session["current_game"], doubler=0)
@@ -318,10 +322,10 @@ def test_a_money_session_is_ended_between_games_and_not_during_one(pair):
 
 def test_only_a_money_session_is_ended_and_only_by_its_players(pair):
     (a, client_a), (b, _) = pair
-    match = _create(client_a, a, b, length=5, start=True)
+    match = _create(client_a, a, b, length=5)
     refused = client_a.post(f"/api/v1/matches/{match['id']}/end/")
     assert (refused.status_code, refused.json()["code"]) == (400, "not_money_session")
-    session = _create(client_a, a, b, length=0, start=True)
+    session = _create(client_a, a, b, length=0)
     outsider = UserPlayerFactory()
     refused = _client(outsider).post(f"/api/v1/matches/{session['id']}/end/")
     assert (refused.status_code, refused.json()["code"]) == (403, "not_a_player")

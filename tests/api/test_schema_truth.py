@@ -31,7 +31,7 @@ def _statuses(paths, path, method):
         ("/api/v1/games/{game_id}/", "get", {"200", "401", "404"}),
         ("/api/v1/players/{player_id}/", "get", {"200", "401", "404"}),
         # a write with a body: its refusals, the size limit and the media types
-        ("/api/v1/matches/", "post", {"201", "400", "401", "403", "413", "415"}),
+        ("/api/v1/matches/", "post", {"201", "400", "401", "403", "409", "413", "415"}),
         ("/api/v1/auth/token/", "post", {"200", "400", "401", "413", "415"}),
         # the version check of a game action and the start of a started match
         ("/api/v1/games/{game_id}/actions/", "post", {"200", "400", "403", "404", "409"}),

@@ -95,6 +95,7 @@ def _seed() -> Club:
     from games.clocks import services as tableclocks
     from games.models import Match, Notification, Player, RatedResult
     from games.notifications import services as notifications
+    from games.play import invitations
     from games.play import services as play
     from games.play.dice import ScriptedDice
     from tournaments.models import Entry, Event, Flight, SidePool, TournamentMatch
@@ -119,6 +120,12 @@ def _seed() -> Club:
     money = play.match_create(player1=players[2], player2=me, length=0, created_by=user)
     play.match_start(match_id=money.pk, dice=ScriptedDice((6, 5)))
     play.match_create(player1=me, player2=players[3], length=3, clock="usbgf", created_by=user)
+    # Invitations (issue 18): one the probe sent, one it received, each waiting.
+    for n, other in enumerate(players[4:6]):
+        other.user = UserFactory(username=f"probe-opponent-{n}")
+        other.save(update_fields=["user"])
+    sent = invitations.invitation_send(inviter=me, invitee=players[4], length=5, created_by=user)
+    received = invitations.invitation_send(inviter=players[5], invitee=me, length=0)
 
     ready = tableclocks.table_clock_create(
         label="Table 1", player1=me, player2=players[1], clock="seed002", created_by=user
@@ -157,6 +164,7 @@ def _seed() -> Club:
         "pool_id": list(SidePool.objects.order_by("pk").values_list("pk", flat=True)),
         "result_id": list(RatedResult.objects.order_by("-pk").values_list("pk", flat=True)[:5]),
         "notification_id": list(Notification.objects.order_by("pk").values_list("pk", flat=True)),
+        "invitation_id": [sent.pk, received.pk],
     }
     return club
 

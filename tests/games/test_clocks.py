@@ -317,6 +317,9 @@ def test_a_clocked_match_is_started_from_the_lobby_form(wall, players, client):
     assert match.clock["reserve_per_point_ms"] == 120_000
     assert match.timeout_claim is False
     assert match.rules["timeout_result"] == "match"
+    # The clock runs once the opponent accepts the invitation.
+    _logged_in(client, players[1])
+    client.post(f"/matches/invitations/{match.invitation.pk}/accept/")
     game = match.games.get()
     assert ClockState.from_dict(game.clock).reserves == (14 * 60_000, 14 * 60_000)
 

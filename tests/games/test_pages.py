@@ -103,7 +103,7 @@ def test_anonymous_posts_are_sent_to_log_in(client, started):
     assert "/accounts/login/" in response["Location"]
 
 
-def test_creating_a_match_from_the_lobby(client, started):
+def test_creating_a_match_from_the_lobby_invites_the_opponent(client, started):
     a, b, _, _ = started
     response = _login(client, a).post(
         "/matches/new/", {"opponent": b.pk, "length": 7, "variant": "nackgammon"}
@@ -112,6 +112,15 @@ def test_creating_a_match_from_the_lobby(client, started):
     assert response["Location"] == f"/matches/{match.pk}/"
     assert match.length == 7
     assert match.rules["variant"] == "nackgammon"
+    # It waits for Bence: accepted, it starts.
+    assert (match.status, match.invitation.invitee, Game.objects.filter(match=match).count()) == (
+        "waiting",
+        b,
+        0,
+    )
+    client.force_login(b.user)
+    accepted = client.post(f"/matches/invitations/{match.invitation.pk}/accept/")
+    assert accepted["Location"] == f"/matches/{match.pk}/"
     assert Game.objects.filter(match=match).count() == 1
 
 
@@ -141,3 +150,65 @@ def test_the_move_list_writes_the_larger_die_first(client, started):
     html = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert re.search(r"Bence</span>\s*<span class=\"dice\">31:", html)
     assert '<span class="dice">13:' not in html
+
+
+def _result_cells(html: str) -> list[str]:
+    return re.findall(r'<tr data-game="\d+">.*?<td class="result">([^<]*)</td>', html, re.S)
+
+
+def test_the_games_table_says_how_each_game_ended(client, started):
+    """A dropped double is a drop, not a single game (issue 18); a resignation says what
+    was resigned, in words to translate."""
+    a, b, match, game = started
+    state = state_from_dict(game.state)
+    players = (a, b)
+    mover = state.player_to_act
+    played = services.game_play(
+        game_id=game.pk,
+        player=players[mover],
+        expected_version=game.version,
+        result_position_id=position_id(state.legal_plays()[0].result),
+    )
+    other = players[1 - mover]
+    offered = services.cube_offer(
+        game_id=game.pk, player=other, expected_version=played.game.version
+    )
+    dropped = services.cube_drop(
+        game_id=game.pk, player=players[mover], expected_version=offered.game.version
+    )
+    second = dropped.next_game
+    mover2 = state_from_dict(second.state).player_to_act
+    resigned = services.resign_offer(
+        game_id=second.pk, player=players[mover2], expected_version=second.version, kind="gammon"
+    )
+    services.resign_accept(
+        game_id=second.pk, player=players[1 - mover2], expected_version=resigned.game.version
+    )
+    client.cookies["django_language"] = "en"
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert _result_cells(html)[:2] == ["double dropped", "resigned (gammon)"]
+    assert ">single<" not in html
+
+
+@pytest.mark.parametrize(
+    ("kind", "result", "label"),
+    [
+        ("single", {"kind": "single", "reason": "bear_off"}, "single game"),
+        ("gammon", {"kind": "gammon", "reason": "bear_off"}, "gammon"),
+        ("backgammon", {"kind": "backgammon", "reason": "bear_off"}, "backgammon"),
+        ("single", {"kind": "single", "reason": "drop"}, "double dropped"),
+        ("single", {"kind": "single", "reason": "resign"}, "resigned (single game)"),
+        ("gammon", {"kind": "gammon", "reason": "timeout"}, "lost on time (gammon)"),
+        ("match", {"kind": "match", "reason": "timeout"}, "lost on time: the match"),
+        (Game.VOID, None, "not played (the session ended)"),
+    ],
+)
+def test_each_way_a_game_ends_has_its_words(kind, result, label):
+    from django.utils import translation
+
+    from games.play.pages import game_result_label
+
+    game = Game(is_over=True, result_kind=kind, state={"result": result})
+    with translation.override("en"):
+        assert game_result_label(game) == label
+    assert game_result_label(Game(is_over=False, state={})) == ""

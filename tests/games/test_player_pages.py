@@ -45,6 +45,13 @@ def _record(key, p1, p2, *, length, winner, at, source=RatedResult.Source.CLUB, 
     )
 
 
+#: A leaderboard row's place and name.
+RANK_NAME = (
+    r'<tr data-player="\d+"[^>]*><td class="num rank">(\d+)</td>'
+    r'<td class="name"><a [^>]*>([^<]+)</a>'
+)
+
+
 def _text(html: str) -> str:
     """The page's text, tags out, spaces collapsed (what a reader sees)."""
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
@@ -179,9 +186,10 @@ def test_head_to_head_record_results_and_stakes(en):
     from games.engine.rating import preview
 
     p = preview(anna.rating, anna.experience, bela.rating, bela.experience, 7)
-    assert (
-        f'<tr><td>7</td><td class="num">+{p.player1_gain:.2f} / '
-        f"{p.if_player1_wins.player2.change:.2f}</td>" in html
+    assert re.search(
+        rf'<tr><td class="line">7 points</td><td class="num" data-label="Anna wins">'
+        rf"\+{p.player1_gain:.2f} / {p.if_player1_wins.player2.change:.2f}</td>",
+        html,
     )
     # The other side's view swaps the score.
     other = _text(en.get(reverse("games:head-to-head", args=[bela.pk, anna.pk])).content.decode())
@@ -215,9 +223,7 @@ def test_leaderboard_filters_by_club_period_and_experience(en, settings):
         response = en.get(reverse("games:leaderboard") + query)
         assert response.status_code == 200
         html = response.content.decode()
-        return re.findall(
-            r'<tr data-player="\d+"><td class="num">(\d+)</td><td><a [^>]*>([^<]+)</a>', html
-        )
+        return re.findall(RANK_NAME, html)
 
     players = {p.name: p for p in Player.objects.all()}
     by_rating = sorted(
@@ -257,7 +263,7 @@ def test_leaderboard_shares_places_and_costs_two_queries(en, django_assert_num_q
     PlayerFactory(name="D", rating=Decimal("1700"), experience=100)
     with django_assert_num_queries(3):  # the list, the period sums, the clubs
         html = en.get(reverse("games:leaderboard")).content.decode()
-    ranks = re.findall(r'<tr data-player="\d+"><td class="num">(\d+)</td>', html)
+    ranks = re.findall(r'<tr data-player="\d+"[^>]*><td class="num rank">(\d+)</td>', html)
     assert ranks == ["1", "2", "2", "2"]
 
 
@@ -320,9 +326,7 @@ def test_leaderboard_finds_a_player_by_name_at_their_place(en):
     PlayerFactory(name="Kovács Anna", rating=Decimal("1600"), experience=300)
     PlayerFactory(name="Új Anikó", rating=Decimal("1510"), experience=3)  # a newcomer
     html = en.get(reverse("games:leaderboard") + "?name=an").content.decode()
-    found = re.findall(
-        r'<tr data-player="\d+"><td class="num">(\d+)</td><td><a [^>]*>([^<]+)</a>', html
-    )
+    found = re.findall(RANK_NAME, html)
     # Anna is second on the list; the newcomer is found though below the minimum, ranked
     # on the list of all experiences.
     assert found == [("2", "Kovács Anna"), ("3", "Új Anikó")]
@@ -351,7 +355,7 @@ def test_leaderboard_pages_keep_the_filters(en):
     assert html.count('<tr data-player="') == 100
     assert "?club=Pest&amp;page=2" in html
     second = en.get(reverse("games:leaderboard") + "?club=Pest&page=2").content.decode()
-    ranks = re.findall(r'<tr data-player="\d+"><td class="num">(\d+)</td>', second)
+    ranks = re.findall(r'<tr data-player="\d+"[^>]*><td class="num rank">(\d+)</td>', second)
     assert ranks == [str(n) for n in range(101, 106)]
 
 

@@ -16,6 +16,7 @@ from games.errors import PermissionDenied
 from games.notifications.services import notification_mark_all_read, notify
 from games.play import services as play_services
 from games.play.dice import ScriptedDice
+from games.play.invitations import invitation_decline, invitation_send
 from tests.chouette.factories import players as chouette_players
 from tests.chouette.factories import session_with, simple_entry
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
@@ -237,5 +238,36 @@ def test_a_notification_and_reading_it_reach_the_users_pages(socket) -> None:
         await sync_to_async(read_all)()
         assert await ws.receive() == {"t": "changed", "topic": f"user:{anna.user_id}"}
         await ws.close()
+
+    run(scenario)
+
+
+def test_an_invitation_and_its_answer_reach_both_players_pages(socket) -> None:
+    """Issue 18: the lobby's invitations follow the user topic of each player, told by
+    the invitation services even when a player turned the notification off."""
+    anna, bence = UserPlayerFactory(), UserPlayerFactory()
+    bence.notification_channels = {"match_invitation": []}  # not told, still shown live
+    bence.save(update_fields=["notification_channels"])
+    sent = []
+
+    def invite():
+        sent.append(invitation_send(inviter=anna, invitee=bence, length=3))
+
+    def decline():
+        invitation_decline(invitation_id=sent[0].pk, by=bence)
+
+    async def scenario():
+        ws_anna = await socket(anna.user).open()
+        ws_bence = await socket(bence.user).open()
+        assert (await _watch(ws_anna, f"user:{anna.user_id}"))["t"] == "watching"
+        assert (await _watch(ws_bence, f"user:{bence.user_id}"))["t"] == "watching"
+        await sync_to_async(invite)()
+        assert await ws_bence.receive() == {"t": "changed", "topic": f"user:{bence.user_id}"}
+        assert await ws_anna.receive() == {"t": "changed", "topic": f"user:{anna.user_id}"}
+        await sync_to_async(decline)()
+        assert await ws_anna.receive() == {"t": "changed", "topic": f"user:{anna.user_id}"}
+        assert await ws_bence.receive() == {"t": "changed", "topic": f"user:{bence.user_id}"}
+        await ws_anna.close()
+        await ws_bence.close()
 
     run(scenario)

@@ -37,6 +37,22 @@ def test_a_tournament_result_links_to_its_flight_page(en, event, director):
     assert f'id="match-{final.pk}"' in page
 
 
+def test_a_tournament_result_names_its_event_and_links_it(en, director):
+    """Issue 18: a tournament row of the player's results says which event it was."""
+    event = EventFactory(director=director, name="Tavaszi Kupa")
+    players = rated_players(2)
+    flight = flight_with(event, players, match_length=3)
+    flight_draw(flight_id=flight.pk, by=director)
+    final = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
+    result_enter(match_id=final.pk, by=director, score_a=3, score_b=1)
+    html = en.get(reverse("games:player", args=[players[1].pk])).content.decode()
+    event_url = reverse("tournaments:event", args=[event.slug])
+    assert (
+        f'<span class="played-in" data-testid="played-in"><a href="{event_url}">'
+        f"Tavaszi Kupa · {flight.name}</a></span>"
+    ) in html
+
+
 @pytest.mark.parametrize("rated", [True, False])
 def test_an_online_tournament_match_shows_stakes_only_when_rated(en, director, rated):
     event = EventFactory(director=director, rated=rated)
@@ -53,3 +69,7 @@ def test_an_online_tournament_match_shows_stakes_only_when_rated(en, director, r
     text = en.get(reverse("games:match", args=[online.pk])).content.decode()
     assert ("Rating change" in text) is rated
     assert ("This match is not rated." in text) is not rated
+    # The player page: the date links to the match played here, the row names the event.
+    page = en.get(reverse("games:player", args=[players[0].pk])).content.decode()
+    assert f'href="{reverse("games:match", args=[online.pk])}"' in page
+    assert f"{event.name} · {flight.name}</a></span>" in page

@@ -96,7 +96,9 @@ def test_the_flight_page_names_the_final_and_the_presets(client, event, director
         reverse("tournaments:match-manage", kwargs={"slug": event.slug, "match_id": final.pk})
     ).content.decode()
     assert '<span class="round-name">Final</span></h1>' in match_page
-    # The lobby names the presets with the same function.
+    # The lobby names the presets with the same function (its form shows once there is
+    # an opponent who can log in).
+    UserPlayerFactory()
     client.force_login(UserPlayerFactory().user)
     lobby = client.get(reverse("games:lobby")).content.decode()
     assert f'<option value="seed002">{club}</option>' in lobby
