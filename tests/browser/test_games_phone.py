@@ -25,6 +25,7 @@ from games.play import invitations, services
 from games.play.dice import ScriptedDice
 from games.ratings import services as ratings
 from tests.browser.conftest import CHROMEDRIVER, CHROMIUM, CSP_WATCH, csp_violations
+from tests.browser.phone import page_fit, phone_chromium
 from tests.factories import PlayerFactory, UserPlayerFactory
 from tests.tournaments.factories import EventFactory, flight_with
 from tournaments.models import TournamentMatch
@@ -35,23 +36,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONE = (390, 844)
 LAPTOP = (1366, 768)
-
-#: The document's width against the screen's, and the elements sticking out past it
-#: (the first of each branch; what scrolls inside its own box is left out).
-FIT = """
-const doc = document.documentElement, width = doc.clientWidth, out = [];
-function walk(el, parentRight) {
-  const r = el.getBoundingClientRect(), right = r.right + scrollX;
-  if ((r.width || r.height) && right > width + 0.5 && parentRight <= width + 0.5) {
-    out.push((el.tagName + '.' + (el.className || '')).toLowerCase() + ' ' + Math.round(right));
-  }
-  const o = getComputedStyle(el).overflowX;
-  if (el !== document.body && (o === 'auto' || o === 'scroll' || o === 'hidden')) return;
-  for (const c of el.children) walk(c, (r.width || r.height) ? right : parentRight);
-}
-walk(document.body, 0);
-return [doc.scrollWidth, width, out.slice(0, 8)];
-"""
 
 #: Every control a player taps in the page's content that is shorter than 44 px.
 SMALL = """
@@ -89,10 +73,12 @@ def _chromium(width: int, height: int, *, phone: bool) -> Any:
     ):
         options.add_argument(argument)
     if phone:
-        metrics = {"width": width, "height": height, "pixelRatio": 3, "touch": True}
-        options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
-    if not phone:  # exactly the laptop's viewport, whatever the window around it
+        driver = phone_chromium(width, height)
+    else:
+        driver = webdriver.Chrome(
+            service=Service(executable_path=str(CHROMEDRIVER)), options=options
+        )
+        # exactly the laptop's viewport, whatever the window around it
         driver.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride",
             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
@@ -186,17 +172,17 @@ def test_the_games_pages_fit_a_phone_and_their_controls_are_44px(phone, asgi_ser
         _log_in(log_in_at, asgi_server, who.user, phone)
         for path in club["pages"]:
             phone.get(asgi_server.url + path)
-            scroll, screen, offenders = phone.execute_script(FIT)
-            widths[(who.name, path)] = scroll
-            assert scroll <= screen, (path, scroll, offenders)
+            fit = page_fit(phone)
+            widths[(who.name, path)] = fit.scroll_width
+            assert fit.fits, str(fit)
             assert phone.execute_script(SMALL) == [], path
     # A refused import keeps its form on the page, and fits too.
     phone.get(asgi_server.url + "/matches/import/")
     phone.find_element(By.ID, "text").send_keys("; not a match file " * 30)
     phone.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
     WebDriverWait(phone, 5).until(lambda d: d.find_elements(By.ID, "import-error"))
-    scroll, screen, offenders = phone.execute_script(FIT)
-    assert scroll <= screen, offenders
+    fit = page_fit(phone)
+    assert fit.fits, str(fit)
     assert set(widths.values()) == {PHONE[0]}
 
 

@@ -98,6 +98,7 @@ PAGES: list[Page] = [
     Page("club-results:list", (DIRECTOR,)),
     Page("notifications:list", LOGGED_IN),
     Page("notifications:settings", (PLAYER,)),
+    Page("games:my-settings", (PLAYER, CHOUETTE)),
     Page("notifications:failures", (DIRECTOR,)),
     Page("tableclocks:list", EVERYONE),
     Page("tableclocks:create", LOGGED_IN),
@@ -168,6 +169,11 @@ POST_ONLY: set[str] = {
     "logout",
     "club-results:void",
     "games:match-create",
+    "games:invitation-accept",
+    "games:invitation-decline",
+    "games:invitation-withdraw",
+    "chouette:join-guest",
+    "chouette:reopen",
     "games:match-end",
     "games:game-act",
     "notifications:read",
@@ -473,6 +479,11 @@ def build_world() -> World:
     world.finished_match = _online_match(player, rival, 7)
     world.live_match = play.match_create(player1=player, player2=people[3], length=5, clock="usbgf")
     play.match_start(match_id=world.live_match.pk)
+    # The lobby's "Your invitations": one the player sent and one the player received.
+    from games.play.invitations import invitation_send
+
+    invitation_send(inviter=player, invitee=people[4], length=7, clock="usbgf")
+    invitation_send(inviter=people[5], invitee=player, length=0)
 
     world.clock = table_clock_create(
         label="Table 7",
