@@ -226,20 +226,12 @@ def flight_finishing_order_csv(*, flight: Flight, part_title: Callable[[str], st
     rows: list[list[Cell]] = [
         [_("Place"), _("Player id"), _("Name"), _("Club"), _("Country"), _("Part")]
     ]
-    for ranking, places in flight_finishing_order(flight=flight).items():
-        title = part_title(ranking) if ranking else flight.name  # Swiss: the flight
-        rows.extend(
-            [
-                place.label,
-                entry.player_id,
-                entry.player.name,
-                entry.player.club,
-                entry.player.country,
-                title,
-            ]
-            for place in places
-            for entry in place.entries
+    # Swiss has no part: the flight's name stands for it.
+    rows.extend(
+        _finishing_rows(
+            flight=flight, part=lambda ranking: part_title(ranking) if ranking else flight.name
         )
+    )
     # Names are typed by people: csv_text keeps a name like "=HYPERLINK(...)" text.
     return csv_text(rows, bom=True)
 
@@ -255,20 +247,26 @@ def flight_finishing_order_data_csv(*, flight: Flight) -> str:
     ``last_chance``; empty for Swiss), whatever the reader's language, and no
     byte-order mark. Text cells are kept from reading as formulas, as in every CSV."""
     rows: list[list[Cell]] = [list(DATA_CSV_COLUMNS)]
-    for ranking, places in flight_finishing_order(flight=flight).items():
-        rows.extend(
-            [
-                place.label,
-                entry.player_id,
-                entry.player.name,
-                entry.player.club,
-                entry.player.country,
-                ranking,
-            ]
-            for place in places
-            for entry in place.entries
-        )
+    rows.extend(_finishing_rows(flight=flight, part=lambda ranking: ranking))
     return csv_text(rows)
+
+
+def _finishing_rows(*, flight: Flight, part: Callable[[str], str]) -> list[list[Cell]]:
+    """The finishing order's lines of both CSV files: place, player id, name, club,
+    country, and ``part(ranking)`` for the part it was decided in."""
+    return [
+        [
+            place.label,
+            entry.player_id,
+            entry.player.name,
+            entry.player.club,
+            entry.player.country,
+            part(ranking),
+        ]
+        for ranking, places in flight_finishing_order(flight=flight).items()
+        for place in places
+        for entry in place.entries
+    ]
 
 
 def flight_season_points(*, flight: Flight) -> list[tuple[Entry, int]]:
