@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from chouette import rules
 from games.errors import ValidationFailed
 from games.models import Player
 from games.textfold import fold
@@ -131,4 +132,30 @@ def parse_rolls(*, text: str, players: Sequence[Player]) -> dict[int, list[int]]
             )
             % {"players": ", ".join(missing)},
         )
+    _check_ties(out, players)
     return out
+
+
+def _check_ties(rolls: dict[int, list[int]], players: Sequence[Player]) -> None:
+    """A tie left unbroken, or a re-roll by a player who was not tied, refused here, as
+    the field's error naming the players (the rules' own refusal knows only ids)."""
+    try:
+        rules.roll_off_order(rolls)
+    except rules.ChouetteError as exc:
+        names = {p.pk: p.name for p in players}
+        named = ", ".join(names.get(p, str(p)) for p in exc.players)
+        if exc.code == "tied_rolls":
+            raise ValidationFailed(
+                "tied_rolls",
+                _(
+                    "%(players)s tied in the roll-off: each writes the re-roll after the "
+                    "first die, e.g. “Anna 3 5”."
+                )
+                % {"players": named},
+            ) from None
+        if exc.code == "needless_reroll":
+            raise ValidationFailed(
+                "needless_reroll",
+                _("%(player)s was not tied: only tied players roll again.") % {"player": named},
+            ) from None
+        raise

@@ -21,13 +21,15 @@ class ChouetteError(Exception):
     """An input the chouette rules refuse, with a stable machine-readable ``code``.
 
     ``message`` is an English explanation for logs and developers, never shown to users
-    untranslated.
+    untranslated. ``players``: the players the refusal is about, where it names some (a
+    tie in the roll-off), for a caller that says it in words.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, players: tuple[object, ...] = ()) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.players = players
 
 
 def is_player_id(value: object) -> bool:

@@ -180,14 +180,18 @@ def _order_group(
     for player, seq in group:
         if len(seq) <= depth:
             tied = [p for p, _ in group]
-            raise ChouetteError("tied_rolls", f"tie between {tied!r}: they roll again")
+            raise ChouetteError(
+                "tied_rolls", f"tie between {tied!r}: they roll again", players=tuple(tied)
+            )
         by_roll.setdefault(seq[depth], []).append((player, seq))
     for roll in sorted(by_roll, reverse=True):
         sub = by_roll[roll]
         if len(sub) == 1:
             player, seq = sub[0]
             if len(seq) > depth + 1:
-                raise ChouetteError("needless_reroll", f"{player!r} re-rolled without being tied")
+                raise ChouetteError(
+                    "needless_reroll", f"{player!r} re-rolled without being tied", players=(player,)
+                )
             out.append(player)
         else:
             _order_group(sub, depth + 1, out)

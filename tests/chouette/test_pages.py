@@ -88,7 +88,9 @@ def test_list_and_new_session_form(en) -> None:
         },
     )
     assert refused.status_code == 400
-    assert "Players tied in the roll-off" in refused.text
+    # Said at the roll-off field, naming who must roll again, with what was typed kept.
+    assert "Anna, Béla tied in the roll-off" in refused.text
+    assert "Anna 4\nBéla 4\nCili 1" in refused.text
     assert ChouetteSession.objects.count() == 1
 
 

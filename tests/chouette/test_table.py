@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from chouette import rolloff, services
 from chouette.models import ChouetteSession
@@ -325,11 +326,18 @@ def test_roll_off_prefers_a_whole_name_or_word_to_a_beginning() -> None:
             "duplicate_roll_line",
             "“Kovács” and “kovacs peter” both name Kovács Péter",
         ),
+        # The rules' own refusals, said with the players' names at the field.
+        (
+            "Kovács 3\nKiss Anna 3\nBéla 2\nKiss B 5",
+            "tied_rolls",
+            "Kovács Péter, Kiss Anna tied in the roll-off",
+        ),
+        ("Kovács 3 4\nKiss Anna 4\nBéla 2\nKiss B 5", "needless_reroll", "Kovács Péter was not"),
     ],
 )
 def test_roll_off_refusals_name_what_was_typed(text, code, says) -> None:
     chosen = _names("Kovács Péter", "Kiss Anna", "Szabó Béla", "Kiss Bence")
-    with pytest.raises(ValidationFailed) as err:
+    with translation.override("en"), pytest.raises(ValidationFailed) as err:
         rolloff.parse_rolls(text=text, players=chosen)
     assert err.value.code == code
     assert says in str(err.value.detail)

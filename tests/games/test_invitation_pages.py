@@ -46,7 +46,8 @@ def test_the_lobby_offers_only_players_who_can_log_in(client, anna, bence):
     assert '<button type="submit">Invite</button>' in html
 
 
-def test_inviting_from_the_lobby_and_the_invitations_listed(client, anna, bence):
+def test_inviting_from_the_lobby_and_the_invitations_listed(client, anna, bence, settings):
+    settings.LANGUAGE_CODE = "en"  # the club's language, which notifications are written in
     response = _as(client, anna).post("/matches/new/", {"opponent": bence.pk, "length": "3"})
     invitation = MatchInvitation.objects.get()
     assert response["Location"] == f"/matches/{invitation.match_id}/"

@@ -9,6 +9,7 @@ import threading
 
 import pytest
 from django.db import connection
+from django.utils import translation
 
 from games.errors import ApplicationError
 from games.models import Game, Match, MatchInvitation, Notification
@@ -17,6 +18,16 @@ from games.play.dice import ScriptedDice
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
 
 Status = MatchInvitation.Status
+
+
+@pytest.fixture(autouse=True)
+def _english(settings):
+    """Notifications are written in the club's language (settings.LANGUAGE_CODE, games.
+    notifications.services.notify_all): an English club here, so the texts read as
+    written below."""
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture

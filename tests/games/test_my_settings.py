@@ -40,7 +40,7 @@ def _home_side(svg: str) -> str:
 
 
 def _page_board(html: str) -> str:
-    found = re.search(r"<svg .*?</svg>", html, re.S)
+    found = re.search(r"<svg\b[^>]*\bclass=\"board\b.*?</svg>", html, re.S)
     assert found, "no board on the page"
     return found.group(0)
 
