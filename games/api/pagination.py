@@ -23,9 +23,21 @@ MAX_PAGE_SIZE = 200
 DEFAULT_PAGE_SIZE = 50
 
 
+#: Digits past which a number is read as this "more than any table" value: Python's
+#: int() refuses a string of more than 4,300 digits (a ValueError, which was a 500), and
+#: no limit or offset needs more than 20.
+_LONGEST = 20
+_HUGE = 10**_LONGEST
+
+
 def _whole_number(text: str) -> int | None:
-    """``text`` as a non-negative integer, ``None`` if it is not one (digits only)."""
-    return int(text) if text.isascii() and text.isdigit() else None
+    """``text`` as a non-negative integer, ``None`` if it is not one (digits only); a
+    number of more than :data:`_LONGEST` digits is read as :data:`_HUGE` (a limit is
+    capped, an offset past the end is an empty page either way)."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0") or "0"
+    return _HUGE if len(digits) > _LONGEST else int(digits)
 
 
 class Pagination(LimitOffsetPagination):

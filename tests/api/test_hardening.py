@@ -74,6 +74,9 @@ def test_a_page_holds_at_most_200_rows_whatever_limit_asks():
     assert len(client.get("/api/v1/players/").json()["results"]) == 50  # the default
     # An offset past the end is an empty page; what is not a whole number is refused.
     assert client.get(f"/api/v1/players/?offset={BIG}").json()["results"] == []
+    # Past the 4,300 digits Python's int() reads (a ValueError, which was a 500).
+    assert client.get(f"/api/v1/players/?offset={'9' * 5000}").json()["results"] == []
+    assert len(client.get(f"/api/v1/players/?limit={'9' * 5000}").json()["results"]) == 200
     assert len(client.get("/api/v1/players/?offset=5&limit=3").json()["results"]) == 3
     for query, code in [
         ("limit=0", "invalid_limit"),
