@@ -6,6 +6,9 @@
   games newest first with each player's points; the players in the order they joined
   (the last games' columns). Five queries whatever the session's
   length (session, participants with players, events, lines; the replay is pure).
+* :func:`game_lines` - a page of a session's games (the API's ``GET .../games/``): the
+  events given, with their numbers and points, in two queries.
+* :func:`player_names` - the names of a session's players (one query).
 * :func:`player_sessions` - a player's totals per session, for player pages.
 """
 
@@ -96,6 +99,59 @@ class Scoreboard:
         return self.games[0] if self.games else None
 
 
+def _game_line(event: ChouetteEvent, number: int, points: dict[int, int]) -> GameLine:
+    data = event.data
+    return GameLine(
+        event=event,
+        number=number,
+        box=data["box"],
+        captain=data["captain"],
+        partner=data.get("partner"),
+        winner=data.get("winner"),
+        kind=data.get("kind"),
+        members=data["members"],
+        points=points,
+    )
+
+
+def player_names(session: ChouetteSession) -> dict[int, str]:
+    """Every participant's name by player id (one query)."""
+    return dict(
+        ChouetteParticipant.objects.filter(session=session).values_list("player_id", "player__name")
+    )
+
+
+def counted_games(session: ChouetteSession) -> Any:
+    """The session's games that count (not undone), newest first (a queryset to page)."""
+    return ChouetteEvent.objects.filter(
+        session=session, kind=ChouetteEvent.Kind.GAME, undone=False
+    ).order_by("-seq")
+
+
+def game_lines(events: list[ChouetteEvent], *, first_number: int) -> list[GameLine]:
+    """A page of :func:`counted_games` (newest first) as game lines: the first is game
+    ``first_number``, each next one less; every player's points (one query)."""
+    points: dict[int, dict[int, int]] = defaultdict(dict)
+    for event_id, player, value in ChouetteLine.objects.filter(
+        event_id__in=[e.pk for e in events]
+    ).values_list("event_id", "player_id", "points"):
+        points[event_id][player] = value
+    return [_game_line(event, first_number - i, points[event.pk]) for i, event in enumerate(events)]
+
+
+def event_line(event: ChouetteEvent) -> GameLine:
+    """One game (undone or not) as a game line: its number among the games that count
+    (an undone game: the number it had), every player's points (two queries)."""
+    number = ChouetteEvent.objects.filter(
+        session_id=event.session_id,
+        kind=ChouetteEvent.Kind.GAME,
+        undone=False,
+        seq__lt=event.seq,
+    ).count()
+    points = dict(event.lines.values_list("player_id", "points"))
+    return _game_line(event, number + 1, points)
+
+
 def scoreboard(*, session_id: int, last: int | None = LAST_GAMES) -> Scoreboard:
     """The scoreboard of a session (``ChouetteSession.DoesNotExist`` if unknown).
 
@@ -124,20 +180,7 @@ def scoreboard(*, session_id: int, last: int | None = LAST_GAMES) -> Scoreboard:
             continue
         for player, value in points[event.pk].items():
             totals[player] = totals.get(player, 0) + value
-        data = event.data
-        counted.append(
-            GameLine(
-                event=event,
-                number=len(counted) + 1,
-                box=data["box"],
-                captain=data["captain"],
-                partner=data.get("partner"),
-                winner=data.get("winner"),
-                kind=data.get("kind"),
-                members=data["members"],
-                points=points[event.pk],
-            )
-        )
+        counted.append(_game_line(event, len(counted) + 1, points[event.pk]))
     last_game = counted[-1] if counted else None
     cubes = {m["player"]: m for m in last_game.members} if last_game else {}
 

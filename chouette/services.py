@@ -244,13 +244,25 @@ def session_create(
     profile: Mapping[str, Any] | None = None,
     rolls: Mapping[Any, int | Sequence[int]] | None = None,
     dice: DiceSource | None = None,
+    order: Sequence[int] | None = None,
 ) -> ChouetteSession:
     """Start a session: the players, the stake, the rule profile, and the seating by
     roll-off. ``rolls`` (player id -> the die, then any re-rolls after ties) are what the
     table rolled; without them the server rolls (``secrets``), and the rolls are stored
-    either way (:attr:`ChouetteSession.rolls`)."""
+    either way (:attr:`ChouetteSession.rolls`).
+
+    ``order`` instead of a roll-off: the seating already known (box first, then the
+    captain and the line; :func:`chouette.rules.seating_from_order`), e.g. from a
+    scorekeeping client that rolled off at the table. It must hold the same players as
+    ``player_ids`` (400 ``seating_does_not_match_players``); with ``rolls`` as well, 400
+    ``seating_and_rolls``. No rolls are stored (``rolls`` is empty, not by the server)."""
     if not _is_authenticated(by):
         raise PermissionDenied("not_logged_in", _("Log in to do this."))
+    if order is not None and rolls is not None:
+        raise ValidationFailed(
+            "seating_and_rolls",
+            _("Give either the seating order or the roll-off, not both."),
+        )
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME:
         raise ValidationFailed(
@@ -263,6 +275,13 @@ def session_create(
             % {"max": MAX_NAME},
         )
     ids = _check_player_ids(list(player_ids))
+    if order is not None:
+        seated = _check_player_ids(list(order))
+        if set(seated) != set(ids):
+            raise ValidationFailed(
+                "seating_does_not_match_players",
+                _("The seating order must hold every player of the session, no more."),
+            )
     if not may_start(by, ids):
         raise PermissionDenied(
             "not_in_session",
@@ -299,12 +318,18 @@ def session_create(
             )
     else:
         currency = ""
-    by_server = rolls is None
-    roll_map = (
-        server_roll_off(ids, dice or SYSTEM_DICE) if by_server else _normalise_rolls(rolls, ids)
-    )
+    by_server = rolls is None and order is None
+    roll_map: dict[int, list[int]] = {}
     try:
-        seating = rules.seating_from_rolls({p: roll_map[p] for p in ids})
+        if order is not None:
+            seating = rules.seating_from_order(list(order))
+        else:
+            roll_map = (
+                server_roll_off(ids, dice or SYSTEM_DICE)
+                if rolls is None
+                else _normalise_rolls(rolls, ids)
+            )
+            seating = rules.seating_from_rolls({p: roll_map[p] for p in ids})
     except rules.ChouetteError as exc:
         raise _rule_error(exc) from None
     with transaction.atomic():
@@ -315,7 +340,7 @@ def session_create(
             stake_per_point=stake_per_point,
             currency=currency,
             profile=the_profile.to_dict(),
-            rolls=[{"player": p, "rolls": roll_map[p]} for p in ids],
+            rolls=[{"player": p, "rolls": roll_map[p]} for p in ids if p in roll_map],
             rolled_by_server=by_server,
             start_seating=seating.to_dict(),
             seating=seating.to_dict(),

@@ -9,6 +9,19 @@ from rest_framework import serializers
 
 from chouette import rules
 
+#: What a member's ``cube`` means (easy to get wrong silently: a drop is not the cube).
+CUBE_HELP = (
+    "The value of this member's cube. took: the cube the game ended at (the stake, times "
+    "1, 2 or the backgammon value). dropped (the member dropped the box's double): the "
+    "value the box OFFERED, of which the member pays half - a drop of a double to 4 costs "
+    "the member 2 points. box_dropped (the box dropped the member's double): the value "
+    "the member offered, of which the box pays the member half."
+)
+FATE_HELP = (
+    "took: played on to the end; dropped: the member dropped the box's double (and left "
+    "the game); box_dropped: the box dropped the member's double"
+)
+
 
 # ====================================================================== inputs
 class RollInput(serializers.Serializer):
@@ -22,7 +35,12 @@ class RollInput(serializers.Serializer):
 
 class SessionCreateInput(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    players = serializers.ListField(child=serializers.IntegerField(), min_length=1)
+    players = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=1,
+        required=False,
+        help_text="the players' ids (required unless seating is given)",
+    )
     stake_per_point = serializers.DecimalField(
         max_digits=10, decimal_places=2, min_value=0, required=False, allow_null=True
     )
@@ -35,14 +53,26 @@ class SessionCreateInput(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
-        help_text="the table's roll-off; omitted: the server rolls (and records the rolls)",
+        help_text="the table's roll-off; omitted (and no seating): the server rolls (and "
+        "records the rolls)",
+    )
+    seating = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        min_length=1,
+        help_text="the seating already known, instead of a roll-off: the player ids in "
+        "order, the box first, then the captain and the rest of the line. players may then "
+        "be omitted (if given, the same players: 400 seating_does_not_match_players); with "
+        "rolls as well, 400 seating_and_rolls",
     )
 
 
 class MemberInput(serializers.Serializer):
     player = serializers.IntegerField()
-    cube = serializers.IntegerField(min_value=1, default=1)
-    fate = serializers.ChoiceField(choices=rules.FATES, default="took")
+    cube = serializers.IntegerField(min_value=1, default=1, help_text=CUBE_HELP)
+    fate = serializers.ChoiceField(choices=rules.FATES, default="took", help_text=FATE_HELP)
     beavers = serializers.IntegerField(min_value=0, default=0)
     raccoons = serializers.IntegerField(min_value=0, default=0)
 
@@ -115,13 +145,26 @@ class SessionOutput(serializers.Serializer):
     version = serializers.IntegerField()
 
 
+class SeatingSeatOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=["box", "partner", "captain", "team", "out"])
+    position = serializers.IntegerField(help_text="0 the box, 1 the captain, ...")
+
+
 class SeatingOutput(serializers.Serializer):
     box = serializers.IntegerField()
+    box_name = serializers.CharField()
     captain = serializers.IntegerField()
+    captain_name = serializers.CharField()
     partner = serializers.IntegerField(allow_null=True)
+    partner_name = serializers.CharField(allow_null=True)
     team = serializers.ListField(child=serializers.IntegerField())
     line = serializers.ListField(child=serializers.IntegerField(), help_text="captain first")
     out = serializers.ListField(child=serializers.IntegerField())
+    seats = SeatingSeatOutput(
+        many=True, help_text="every player with a name: the box, the line, then those out"
+    )
 
 
 class SeatOutput(serializers.Serializer):
@@ -136,15 +179,35 @@ class SeatOutput(serializers.Serializer):
 
 class PointsOutput(serializers.Serializer):
     player = serializers.IntegerField()
+    name = serializers.CharField()
     points = serializers.IntegerField()
+
+
+class MemberOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    cube = serializers.IntegerField(help_text=CUBE_HELP)
+    fate = serializers.ChoiceField(choices=rules.FATES, help_text=FATE_HELP)
+    beavers = serializers.IntegerField()
+    raccoons = serializers.IntegerField()
+    points = serializers.IntegerField(help_text="what the member won (+) or lost (-)")
 
 
 class GameOutput(serializers.Serializer):
     number = serializers.IntegerField(help_text="game number in the session (1-based)")
     event = serializers.IntegerField()
     seq = serializers.IntegerField()
-    entry = serializers.DictField()
-    points = PointsOutput(many=True)
+    entry = serializers.DictField(help_text="the game as entered (ids only; see members)")
+    box = serializers.IntegerField()
+    box_name = serializers.CharField()
+    captain = serializers.IntegerField(help_text="the original captain")
+    captain_name = serializers.CharField()
+    partner = serializers.IntegerField(allow_null=True)
+    partner_name = serializers.CharField(allow_null=True)
+    winner = serializers.ChoiceField(choices=rules.WINNERS, allow_null=True)
+    kind = serializers.ChoiceField(choices=rules.RESULT_KINDS, allow_null=True)
+    members = MemberOutput(many=True, help_text="every team member's cube, captain first")
+    points = PointsOutput(many=True, help_text="every player's points, the box's included")
     created_at = serializers.DateTimeField()
 
 
@@ -162,8 +225,12 @@ class SessionDetailOutput(SessionOutput):
     start_seating = serializers.DictField()
     seating = SeatingOutput()
     players = SeatOutput(many=True)
-    games = GameOutput(many=True, help_text="newest first")
-    game_count = serializers.IntegerField()
+    games = GameOutput(
+        many=True,
+        help_text="the newest games (at most games_limit, 10 by default), newest first; "
+        "every game: GET .../games/ (paged)",
+    )
+    game_count = serializers.IntegerField(help_text="games that count (not undone)")
 
 
 class PreviewOutput(serializers.Serializer):
@@ -175,6 +242,11 @@ class PreviewOutput(serializers.Serializer):
 class RecordedGameOutput(GameOutput):
     version = serializers.IntegerField(help_text="the session's version after the write")
     undone = serializers.BooleanField()
+    totals = PointsOutput(
+        many=True, help_text="every player's running total after the write, in joined order"
+    )
+    seating = SeatingOutput(help_text="the seating after the write (for the next game)")
+    game_count = serializers.IntegerField(help_text="games that count after the write")
 
 
 class SummaryLineOutput(serializers.Serializer):

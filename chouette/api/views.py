@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import generics, permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,9 +25,12 @@ from chouette import rules, selectors, services
 from chouette.models import ChouetteEvent, ChouetteSession
 from chouette.stored import profile_of
 from games.api.common import ErrorOutput, error_responses, query_choice
+from games.api.pagination import MAX_PAGE_SIZE, Pagination
+from games.errors import ValidationFailed
 
 from .serializers import (
     GameInput,
+    GameOutput,
     GuestInput,
     PreviewOutput,
     RecordedGameOutput,
@@ -49,35 +53,97 @@ def _valid(serializer_class: type[serializers.Serializer], request: Request) -> 
     return dict(data.validated_data)
 
 
-def _points(points: dict[Any, int]) -> list[dict[str, int]]:
-    return [{"player": int(p), "points": v} for p, v in points.items()]
+def _points(points: dict[Any, int], names: dict[int, str]) -> list[dict[str, Any]]:
+    return [
+        {"player": int(p), "name": names.get(int(p), str(p)), "points": v}
+        for p, v in points.items()
+    ]
 
 
-def seating_data(seating: rules.Seating, profile: rules.Profile) -> dict[str, Any]:
+def seating_data(
+    seating: rules.Seating, profile: rules.Profile, names: dict[int, str]
+) -> dict[str, Any]:
+    partner = seating.partner(profile)
+
+    def name(player: Any) -> str:
+        return names.get(int(player), str(player))
+
+    seats = [{"player": seating.box, "name": name(seating.box), "role": "box", "position": 0}]
+    for i, player in enumerate(seating.line, start=1):
+        role = "captain" if i == 1 else "partner" if player == partner else "team"
+        seats.append({"player": player, "name": name(player), "role": role, "position": i})
+    for i, player in enumerate(seating.out, start=len(seating.seated)):
+        seats.append({"player": player, "name": name(player), "role": "out", "position": i})
     return {
         "box": seating.box,
+        "box_name": name(seating.box),
         "captain": seating.captain,
-        "partner": seating.partner(profile),
+        "captain_name": name(seating.captain),
+        "partner": partner,
+        "partner_name": None if partner is None else name(partner),
         "team": list(seating.team(profile)),
         "line": list(seating.line),
         "out": list(seating.out),
+        "seats": seats,
     }
 
 
-def _game_data(line: selectors.GameLine) -> dict[str, Any]:
+def _game_data(line: selectors.GameLine, names: dict[int, str]) -> dict[str, Any]:
+    def name(player: Any) -> str:
+        return names.get(int(player), str(player))
+
     return {
         "number": line.number,
         "event": line.event.pk,
         "seq": line.event.seq,
         "entry": line.event.data,
-        "points": _points(line.points),
+        "box": line.box,
+        "box_name": name(line.box),
+        "captain": line.captain,
+        "captain_name": name(line.captain),
+        "partner": line.partner,
+        "partner_name": None if line.partner is None else name(line.partner),
+        "winner": line.winner,
+        "kind": line.kind,
+        "members": [
+            {
+                "player": m["player"],
+                "name": name(m["player"]),
+                "cube": m.get("cube", 1),
+                "fate": m.get("fate", "took"),
+                "beavers": m.get("beavers", 0),
+                "raccoons": m.get("raccoons", 0),
+                "points": line.points.get(int(m["player"]), 0),
+            }
+            for m in line.members
+        ],
+        "points": _points(line.points, names),
         "created_at": line.event.created_at,
     }
 
 
-def detail_data(session_id: int) -> dict[str, Any]:
+#: Games in the session detail by default (the newest); every game: ``GET .../games/``.
+DETAIL_GAMES = selectors.LAST_GAMES
+
+
+def _games_limit(request: Request | None) -> int:
+    text = None if request is None else request.query_params.get("games_limit")
+    if text is None:
+        return DETAIL_GAMES
+    digits = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or not digits:
+        raise ValidationFailed(
+            "invalid_limit",
+            _("games_limit is a whole number from 1 (at most %(max)d games are sent).")
+            % {"max": MAX_PAGE_SIZE},
+        )
+    # A long run of digits is served as the most (int() refuses past 4300 digits).
+    return MAX_PAGE_SIZE if len(digits) > 6 else min(int(digits), MAX_PAGE_SIZE)
+
+
+def detail_data(session_id: int, *, games: int = DETAIL_GAMES) -> dict[str, Any]:
     try:
-        board = selectors.scoreboard(session_id=session_id, last=None)
+        board = selectors.scoreboard(session_id=session_id, last=games)
     except ChouetteSession.DoesNotExist:
         raise Http404 from None
     session = board.session
@@ -86,9 +152,9 @@ def detail_data(session_id: int) -> dict[str, Any]:
         "rolls": session.rolls,
         "rolled_by_server": session.rolled_by_server,
         "start_seating": session.start_seating,
-        "seating": seating_data(board.seating, board.profile),
+        "seating": seating_data(board.seating, board.profile, board.names),
         "players": [_seat_data(s) for s in board.seats],
-        "games": [_game_data(g) for g in board.games],
+        "games": [_game_data(g, board.names) for g in board.games],
         "game_count": board.game_count,
     }
 
@@ -107,6 +173,15 @@ def _seat_data(seat: selectors.Seat) -> dict[str, Any]:
 
 def _detail(session_id: int, code: int = status.HTTP_200_OK) -> Response:
     return Response(SessionDetailOutput(detail_data(session_id)).data, status=code)
+
+
+GAMES_LIMIT = OpenApiParameter(
+    "games_limit",
+    int,
+    required=False,
+    description=f"How many of the newest games the detail lists: {DETAIL_GAMES} by default, "
+    f"at most {MAX_PAGE_SIZE} (every game, paged: GET .../games/).",
+)
 
 
 def _version(data: dict[str, Any]) -> int | None:
@@ -138,11 +213,15 @@ class SessionListApi(APIView):
     @extend_schema(request=SessionCreateInput, responses={201: SessionDetailOutput, **ERRORS})
     def post(self, request: Request) -> Response:
         data = _valid(SessionCreateInput, request)
-        rolls = data.get("rolls")
+        rolls, order = data.get("rolls"), data.get("seating")
+        players = data.get("players")
+        if players is None and order is None:
+            raise ValidationFailed("players_missing", _("Give the players, or the seating order."))
         session = services.session_create(
             by=request.user,
             name=data["name"],
-            player_ids=data["players"],
+            player_ids=order if players is None else players,
+            order=None if order is None else list(order),
             stake_per_point=data.get("stake_per_point"),
             currency=data.get("currency", ""),
             profile=data.get("profile") or {},
@@ -153,13 +232,18 @@ class SessionListApi(APIView):
 
 class SessionDetailApi(APIView):
     """A session: its seating (box, captain, partner, team, out), every player's running
-    total and the last game's cube, and every game (newest first)."""
+    total and the last game's cube, and the newest games (``games_limit``, newest first;
+    every game, paged: ``GET .../games/``)."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: SessionDetailOutput, 404: ErrorOutput})
+    @extend_schema(
+        parameters=[GAMES_LIMIT],
+        responses={200: SessionDetailOutput, 400: ErrorOutput, 404: ErrorOutput},
+    )
     def get(self, request: Request, session_id: int) -> Response:
-        return _detail(session_id)
+        data = detail_data(session_id, games=_games_limit(request))
+        return Response(SessionDetailOutput(data).data)
 
 
 class _SeatApi(APIView):
@@ -309,42 +393,73 @@ class GamePreviewApi(APIView):
         data = _valid(GameInput, request)
         preview = services.game_preview(session_id=session_id, by=request.user, entry=_entry(data))
         session = ChouetteSession.objects.get(pk=session_id)
+        names = selectors.player_names(session)
         return Response(
             PreviewOutput(
                 {
-                    "points": _points(preview.points),
-                    "totals_after": _points(preview.totals_after),
-                    "seating_after": seating_data(preview.seating_after, profile_of(session)),
+                    "points": _points(preview.points, names),
+                    "totals_after": _points(preview.totals_after, names),
+                    "seating_after": seating_data(
+                        preview.seating_after, profile_of(session), names
+                    ),
                 }
             ).data
         )
 
 
 def _recorded(event: ChouetteEvent, code: int = status.HTTP_200_OK) -> Response:
-    session = ChouetteSession.objects.get(pk=event.session_id)
-    number = session.events.filter(kind="game", undone=False, seq__lte=event.seq).count()
+    """The game written (or undone) with what a client shows next: the session's
+    version, every running total and the new seating (no second request needed)."""
+    board = selectors.scoreboard(session_id=event.session_id, last=0)
     return Response(
         RecordedGameOutput(
             {
-                "number": number,
-                "event": event.pk,
-                "seq": event.seq,
-                "entry": event.data,
-                "points": _points(dict(event.lines.values_list("player_id", "points"))),
-                "created_at": event.created_at,
-                "version": session.version,
+                **_game_data(selectors.event_line(event), board.names),
+                "version": board.session.version,
                 "undone": event.undone,
+                "totals": _points(board.totals, board.names),
+                "seating": seating_data(board.seating, board.profile, board.names),
+                "game_count": board.game_count,
             }
         ).data,
         status=code,
     )
 
 
-class GameRecordApi(APIView):
-    """Record a played game: the entry's box, captain, partner and team must be the
-    current seating's; the ledger lines are stored and the seating moves on (R13)."""
+class GameRecordApi(generics.GenericAPIView):  # type: ignore[type-arg]
+    """``GET``: the session's games that count (not undone), newest first, paged
+    (``limit``/``offset``, the API's pagination). ``POST``: record a played game: the
+    entry's box, captain, partner and team must be the current seating's; the ledger
+    lines are stored and the seating moves on (R13). The answer carries the new running
+    totals, the new seating and the session's version."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    pagination_class = Pagination
+    serializer_class = GameOutput
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        try:
+            session = ChouetteSession.objects.get(pk=self.kwargs["session_id"])
+        except ChouetteSession.DoesNotExist:
+            raise Http404 from None
+        return selectors.counted_games(session)
+
+    @extend_schema(
+        responses={200: GameOutput(many=True), 400: ErrorOutput, 404: ErrorOutput},
+    )
+    def get(self, request: Request, session_id: int) -> Response:
+        queryset = self.get_queryset()
+        paginator = self.paginator
+        assert paginator is not None
+        events = list(paginator.paginate_queryset(queryset, request, view=self) or [])
+        count = paginator.count  # type: ignore[attr-defined]
+        offset = paginator.offset  # type: ignore[attr-defined]
+        session = ChouetteSession.objects.get(pk=session_id)
+        names = selectors.player_names(session)
+        lines = selectors.game_lines(events, first_number=count - offset)
+        return paginator.get_paginated_response(
+            GameOutput([_game_data(g, names) for g in lines], many=True).data
+        )
 
     @extend_schema(request=GameInput, responses={201: RecordedGameOutput, **ERRORS})
     def post(self, request: Request, session_id: int) -> Response:
