@@ -20,6 +20,12 @@ and staff (:func:`services.may_write`) get the forms; anonymous users are sent t
 anyone else gets 403 and a page that says who may (the services check again). A new
 session is started by one of its players, the scorekeeper or staff: anyone else sees the
 refusal in the page, with the form as they filled it (403).
+
+Join from a phone (issue 19): the scoreboard and the wall show the session's join code
+and its QR code to the session's writers (those at the table; anyone may open a
+scoreboard from anywhere); ``/chouette/join/`` takes the code from anyone (the code is
+the capability: :mod:`services`), throttled, and ``/chouette/<id>/me/`` shows the
+player's own running total live (a guest's phone is remembered by a signed cookie).
 """
 
 from __future__ import annotations

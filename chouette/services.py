@@ -24,6 +24,8 @@ player is among its players, seated or sitting out), **the club's scorekeeper** 
 started a session is not enough by itself: the writer must still be one of these. An
 ended session refuses every write (409 ``session_ended``) until it is reopened
 (:func:`session_reopen`: the same people, a player only on the evening of the end).
+One write needs none of them: joining from a phone with the session's join code
+(:func:`session_join_by_code`; the code is the capability, see the comment above it).
 
 The zero-sum rule (R13) is checked here before any line is written (400 ``unbalanced``)
 and again by PostgreSQL at commit (migration ``0002_zero_sum_trigger``).
