@@ -1,8 +1,9 @@
 """Chouette, live: the ``chouette:<session id>`` topic (games.live).
 
-The scoreboard and its wall (``?wall=1``) follow it: seating, the last game's cubes,
-running totals and the last games. Every write of a session touches it, after commit: a
-game recorded or undone, a seat change (join, sit out, come back), the end.
+The scoreboard, its wall (``?wall=1``) and a player's own total (``/chouette/<id>/me/``)
+follow it: seating, the last game's cubes, running totals and the last games. Every
+write of a session touches it, after commit: a game recorded or undone, a seat change
+(join, sit out, come back, a join from a phone), the end, a new join code.
 
 Who may follow it: anyone, as anyone may read a scoreboard; a session that does not exist
 is refused.

@@ -10,6 +10,9 @@ and audited:
   ``rolls`` and the ``start_seating`` they gave, the current ``seating`` (a cache of the
   ledger's, rewritten by every write) and a ``version`` bumped by every write. An
   ended session can be reopened (``reopened_at``, ``reopened_by``: the last reopening).
+  Its ``join_code`` (issue 19) lets a newcomer join from a phone (``/chouette/join/``):
+  six letters without look-alikes (:mod:`games.codes`), unique among the open sessions
+  (a partial unique constraint), shown with a QR code on the scoreboard and its wall.
 * :class:`ChouetteEvent` - the append-only log: a played game (``data`` is
   :meth:`chouette.rules.GameEntry.to_dict`) or a seat change between games
   (:meth:`chouette.rules.SeatChange.to_dict`), numbered ``seq`` 1, 2, ... per session.
@@ -34,7 +37,17 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.codes import new_code
 from games.models import Player
+
+#: A session's join code: 6 letters of 31 (:data:`games.codes.CODE_ALPHABET`); typing one
+#: is throttled (``chouette_join``), so it cannot be found by trying.
+JOIN_CODE_LENGTH = 6
+
+
+def new_join_code() -> str:
+    """A fresh join code (the service makes sure no other open session has it)."""
+    return new_code(JOIN_CODE_LENGTH)
 
 
 class ChouetteSession(models.Model):
@@ -84,6 +97,8 @@ class ChouetteSession(models.Model):
     seating = models.JSONField(_("seating"), default=dict)
     #: Bumped by every write to the session.
     version = models.PositiveIntegerField(_("version"), default=0)
+    #: What a newcomer types (or scans) to join from a phone: unique among open sessions.
+    join_code = models.CharField(_("join code"), max_length=JOIN_CODE_LENGTH, default=new_join_code)
 
     class Meta:
         verbose_name = _("chouette session")
@@ -92,6 +107,13 @@ class ChouetteSession(models.Model):
         #: The club's scorekeeper (granted in the admin, to a user or a group) may start
         #: and keep any session, also one they do not play in (:mod:`chouette.services`).
         permissions = [("keep_score", _("Can start and keep the score of any chouette session"))]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["join_code"],
+                condition=models.Q(status="open"),
+                name="chouette_join_code_open_unique",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

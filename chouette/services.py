@@ -24,6 +24,8 @@ player is among its players, seated or sitting out), **the club's scorekeeper** 
 started a session is not enough by itself: the writer must still be one of these. An
 ended session refuses every write (409 ``session_ended``) until it is reopened
 (:func:`session_reopen`: the same people, a player only on the evening of the end).
+One write needs none of them: joining from a phone with the session's join code
+(:func:`session_join_by_code`; the code is the capability, see the comment above it).
 
 The zero-sum rule (R13) is checked here before any line is written (400 ``unbalanced``)
 and again by PostgreSQL at commit (migration ``0002_zero_sum_trigger``).
@@ -44,9 +46,16 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from chouette import live, rules
 from chouette.messages import CONFLICT_CODES, rule_message
-from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
+from chouette.models import (
+    ChouetteEvent,
+    ChouetteLine,
+    ChouetteParticipant,
+    ChouetteSession,
+    new_join_code,
+)
 from chouette.stored import profile_of, stake_of, stored_event
 from games import wallclock
+from games.codes import clean_code, same_code
 from games.errors import ApplicationError, Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Player
 from games.play.dice import SYSTEM_DICE, DiceSource
@@ -344,6 +353,7 @@ def session_create(
             rolled_by_server=by_server,
             start_seating=seating.to_dict(),
             seating=seating.to_dict(),
+            join_code=_fresh_join_code(),
         )
         order = {p: i for i, p in enumerate(seating.all_players)}
         ChouetteParticipant.objects.bulk_create(
@@ -409,6 +419,46 @@ def session_join(
     )
 
 
+def _new_guest(session: ChouetteSession, *, name: str, namesake_ok: bool) -> Player:
+    """The guest player a newcomer by ``name`` becomes (made here), after the refusals
+    of :func:`session_join_guest`; ``has_login`` in the refusals' players says whether
+    that player has a login (a phone without one may not join as them)."""
+    clean = player_name_clean(name=name)  # 400 invalid_name, saying what is wrong
+    existing = Player.objects.filter(name__iexact=clean).first()
+    if existing is not None:
+        try:  # already in this session: say so (seated, or sitting out)
+            rules.join(rules.Seating.from_dict(session.seating), existing.pk)
+        except rules.ChouetteError as exc:
+            raise _rule_error(exc) from None
+        raise Conflict(
+            "player_exists",
+            _("%(name)s is a player already: join them instead.") % {"name": existing.name},
+            extra={
+                "player_id": existing.pk,
+                "name": existing.name,
+                "has_login": existing.user_id is not None,
+            },
+        )
+    namesakes = player_namesakes(name=clean)
+    if namesakes and not namesake_ok:
+        raise Conflict(
+            "namesake_exists",
+            _(
+                "%(players)s: already a player by that name, written with other accents. "
+                "Join them, or confirm that “%(name)s” is someone else."
+            )
+            % {"players": ", ".join(p.name for p in namesakes), "name": clean},
+            extra={
+                "players": [
+                    {"id": p.pk, "name": p.name, "has_login": p.user_id is not None}
+                    for p in namesakes
+                ],
+                "name": clean,
+            },
+        )
+    return player_create_guest(name=clean)
+
+
 def session_join_guest(
     *,
     session_id: int,
@@ -429,36 +479,117 @@ def session_join_guest(
     else). A refusal creates no player. Who may: the session's writers (as ``join``)."""
     with transaction.atomic():
         session = _lock_for_write(session_id, by, expected_version)
-        clean = player_name_clean(name=name)  # 400 invalid_name, saying what is wrong
-        existing = Player.objects.filter(name__iexact=clean).first()
-        if existing is not None:
-            try:  # already in this session: say so (seated, or sitting out)
-                rules.join(rules.Seating.from_dict(session.seating), existing.pk)
-            except rules.ChouetteError as exc:
-                raise _rule_error(exc) from None
-            raise Conflict(
-                "player_exists",
-                _("%(name)s is a player already: join them instead.") % {"name": existing.name},
-                extra={"player_id": existing.pk, "name": existing.name},
-            )
-        namesakes = player_namesakes(name=clean)
-        if namesakes and not namesake_ok:
-            raise Conflict(
-                "namesake_exists",
-                _(
-                    "%(players)s: already a player by that name, written with other accents. "
-                    "Join them, or confirm that “%(name)s” is someone else."
-                )
-                % {"players": ", ".join(p.name for p in namesakes), "name": clean},
-                extra={
-                    "players": [{"id": p.pk, "name": p.name} for p in namesakes],
-                    "name": clean,
-                },
-            )
-        guest = player_create_guest(name=clean)
+        guest = _new_guest(session, name=name, namesake_ok=namesake_ok)
         joined = _apply_seat_change(session, by=by, player_id=guest.pk, action="join")
     assert joined is not None
     return joined
+
+
+# ====================================================================== join from a phone
+#: Who may join with the session's join code (issue 19), and why: the code is the
+#: capability. It is shown where the table sees it (the scoreboard and the wall as the
+#: session's writers see them, and its QR code), so whoever holds it is at the table or
+#: was told it by someone there - what a newcomer who asks the scorekeeper to be written
+#: in has always been. With it, **a club member logged in** joins as themselves, and
+#: **anyone without a login** joins as a guest by name (a guest player made on the spot,
+#: as the scorekeeper's "newcomer, not yet a club member"), or as a guest player already
+#: known (no login: a guest of an earlier evening). Nobody joins as a player who has a
+#: login without logging in. A code is six letters of 31 and the attempts are
+#: throttled (``chouette_join`` rate, per user or client address: the pages and the API
+#: count together); the writers can give the session a fresh code when the old one got
+#: about (:func:`session_new_join_code`), and a joiner the table does not know can be
+#: sat out like any player.
+
+
+def _fresh_join_code(session_pk: int | None = None) -> str:
+    """A join code no other open session has (the partial unique constraint checks
+    again at the write)."""
+    while True:
+        code = new_join_code()
+        taken = ChouetteSession.objects.filter(join_code=code, status=ChouetteSession.Status.OPEN)
+        if session_pk is not None:
+            taken = taken.exclude(pk=session_pk)
+        if not taken.exists():
+            return code
+
+
+def _wrong_code() -> ValidationFailed:
+    return ValidationFailed(
+        "wrong_code",
+        _("No open chouette session has this code: it is shown on the session's scoreboard."),
+        extra={"field": "code"},
+    )
+
+
+def session_by_join_code(*, code: str) -> ChouetteSession:
+    """The open session with this join code (400 ``wrong_code`` if none)."""
+    clean = clean_code(code)
+    session = ChouetteSession.objects.filter(
+        join_code=clean, status=ChouetteSession.Status.OPEN
+    ).first()
+    if session is None or not same_code(clean, session.join_code):
+        raise _wrong_code()
+    return session
+
+
+def session_join_by_code(
+    *,
+    code: str,
+    by: Any,
+    name: str = "",
+    namesake_ok: bool = False,
+    guest_id: int | None = None,
+) -> ChouetteParticipant:
+    """A newcomer joins at the end of the line from their phone, with the session's join
+    code (who may, and why: the comment above). A logged-in club member joins as their
+    player (``name`` is not used); anyone else joins as a guest: ``guest_id``, a guest
+    player without a login already known (offered by the refusals below), or by
+    ``name`` with the refusals of :func:`session_join_guest` (``player_exists``,
+    ``namesake_exists``; their players carry ``has_login``). 400 ``wrong_code`` (no open
+    session has it), 403 ``player_has_login`` (log in to join as that player), and the
+    rules' ``already_seated`` / ``sitting_out``. Returns the new participant."""
+    clean = clean_code(code)
+    with transaction.atomic():
+        found = (
+            ChouetteSession.objects.select_for_update()
+            .filter(join_code=clean, status=ChouetteSession.Status.OPEN)
+            .first()
+        )
+        if found is None or not same_code(clean, found.join_code):
+            raise _wrong_code()
+        session = found
+        member = Player.of_user(by)
+        if member is not None:
+            player = member
+        elif guest_id is not None:
+            known = Player.objects.filter(pk=guest_id).first()
+            if known is None:
+                raise NotFound("player_not_found", _("There is no player with this id."))
+            if known.user_id is not None:
+                raise PermissionDenied(
+                    "player_has_login",
+                    _("%(name)s has a login: log in to join as them.") % {"name": known.name},
+                )
+            player = known
+        else:
+            player = _new_guest(session, name=name, namesake_ok=namesake_ok)
+        joined = _apply_seat_change(session, by=by, player_id=player.pk, action="join")
+    assert joined is not None
+    return joined
+
+
+def session_new_join_code(*, session_id: int, by: Any) -> ChouetteSession:
+    """The session's writers give it a fresh join code (the old one stops working). The
+    ledger and seating are untouched, so the version stays (forms open on other phones
+    are not made stale); the scoreboards and the wall redraw with the new code."""
+    with transaction.atomic():
+        session = _lock(session_id)
+        _check_writer(by, session)
+        _check_open(session)
+        session.join_code = _fresh_join_code(session.pk)
+        session.save(update_fields=["join_code"])
+        live.session_changed(session.pk)
+    return session
 
 
 def session_sit_out(
@@ -555,7 +686,13 @@ def session_reopen(
         session.reopened_at = wallclock.now()
         session.reopened_by = by
         session.version += 1
-        session.save(update_fields=["status", "ended_at", "reopened_at", "reopened_by", "version"])
+        fields = ["status", "ended_at", "reopened_at", "reopened_by", "version"]
+        if ChouetteSession.objects.filter(
+            join_code=session.join_code, status=ChouetteSession.Status.OPEN
+        ).exists():  # an open session took the code meanwhile: a fresh one
+            session.join_code = _fresh_join_code(session.pk)
+            fields.append("join_code")
+        session.save(update_fields=fields)
         live.session_changed(session.pk)
     return session
 

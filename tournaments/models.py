@@ -28,24 +28,24 @@ Writes go through :mod:`tournaments.services` only.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.codes import CODE_ALPHABET, new_code
 from games.models import Match, Player
 from tournaments.pairing.lateness import start_score
 
-#: The letters of an event's check-in code: no look-alikes (no I, L, O, 0, 1).
-CHECK_IN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+#: The letters of an event's check-in code: no look-alikes (:data:`games.codes.CODE_ALPHABET`).
+CHECK_IN_ALPHABET = CODE_ALPHABET
 CHECK_IN_LENGTH = 6
 
 
 def new_check_in_code() -> str:
     """A fresh check-in code (31**6, some 887 million codes; the check-in is throttled)."""
-    return "".join(secrets.choice(CHECK_IN_ALPHABET) for _ in range(CHECK_IN_LENGTH))
+    return new_code(CHECK_IN_LENGTH)
 
 
 class Event(models.Model):

@@ -2,11 +2,12 @@
 
 from django.urls import path
 
-from . import views
+from . import join, views
 
 app_name = "chouette-api"
 
 urlpatterns = [
+    path("chouette/join/", join.SessionJoinByCodeApi.as_view(), name="join"),
     path("chouette/sessions/", views.SessionListApi.as_view(), name="session-list"),
     path(
         "chouette/sessions/<int:session_id>/",

@@ -303,6 +303,9 @@ REST_FRAMEWORK = {
         "login": env.str("LOGIN_THROTTLE_RATE", default="20/minute"),
         # An event's check-in code typed (tournaments.throttles), per user.
         "check_in": env.str("CHECK_IN_THROTTLE_RATE", default="10/minute"),
+        # A chouette session's join code typed or scanned (chouette.throttles), per
+        # user or, without a login, per client address.
+        "chouette_join": env.str("CHOUETTE_JOIN_THROTTLE_RATE", default="10/minute"),
     },
     # X-Forwarded-For entries the proxies in front add (config.security.client_ip).
     "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,

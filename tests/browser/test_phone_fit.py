@@ -138,6 +138,15 @@ PAGES: list[Page] = [
     Page("chouette:game-entry", (CHOUETTE,), lambda w: {"session_id": w.chouette.pk}),
     Page("chouette:summary", (ANONYMOUS, CHOUETTE), lambda w: {"session_id": w.chouette.pk}),
     Page("chouette:player", (ANONYMOUS, CHOUETTE), lambda w: {"player_id": w.seated[0].pk}),
+    # join from a phone (issue 19): typing the code, the QR code's page (a player of the
+    # session is sent on to their total), a player's own running total
+    Page("chouette:join", (ANONYMOUS, CHOUETTE)),
+    Page(
+        "chouette:join-code",
+        (ANONYMOUS, PLAYER, CHOUETTE),
+        lambda w: {"code": w.chouette.join_code},
+    ),
+    Page("chouette:me", (ANONYMOUS, CHOUETTE), lambda w: {"session_id": w.chouette.pk}),
     # Django's error pages (templates/404.html, 403.html)
     Page("", EVERYONE, path="/no-such-page/", status=404, label="404"),
     Page("", (PLAYER,), path="/notifications/failed/", status=403, label="403"),
@@ -173,6 +182,7 @@ POST_ONLY: set[str] = {
     "games:invitation-decline",
     "games:invitation-withdraw",
     "chouette:join-guest",
+    "chouette:new-join-code",
     "chouette:reopen",
     "games:match-end",
     "games:game-act",

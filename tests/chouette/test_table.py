@@ -453,7 +453,9 @@ def test_a_guest_name_that_is_a_players_is_offered_not_made() -> None:
     assert err.value.extra["player_id"] == kiss.pk
     with pytest.raises(Conflict) as err:
         services.session_join_guest(session_id=session.pk, by=by, name="kovacs anna")
-    assert err.value.extra["players"] == [{"id": kovacs.pk, "name": "Kovács Anna"}]
+    assert err.value.extra["players"] == [
+        {"id": kovacs.pk, "name": "Kovács Anna", "has_login": False}
+    ]
     # Confirmed someone else: a second player, spelt without accents.
     other = services.session_join_guest(
         session_id=session.pk, by=by, name="Kovacs Anna", namesake_ok=True

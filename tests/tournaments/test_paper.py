@@ -16,10 +16,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from games import codes
 from tests.factories import PlayerFactory
 from tests.tournaments.factories import EventFactory, flight_with
 from tournaments.models import Event, TournamentMatch
-from tournaments.pages import wall
 from tournaments.services.draw import flight_draw, round_publish
 from tournaments.services.results import result_enter
 
@@ -188,10 +188,10 @@ def test_the_knockouts_standings_sheet_is_its_finishing_order(en, knockout, tmp_
 def test_the_qr_code_encodes_the_flights_absolute_url(en, knockout):
     flight, _players = knockout
     url = f"http://testserver/events/{flight.event.slug}/flights/{flight.pk}/"
-    code = wall.qr_code(url)
+    code = codes.qr_code(url)
     # segno does not decode: compare the symbol with the one of the URL we expect.
-    assert code == wall.qr_code(url) and code != wall.qr_code(url + "x")
-    markup = str(wall.qr_svg(url))
+    assert code == codes.qr_code(url) and code != codes.qr_code(url + "x")
+    markup = str(codes.qr_svg(url))
     assert markup.startswith("<svg") and "style" not in markup and "<script" not in markup
     page = en.get(_url("flight", flight), {"wall": "1"}).content.decode()
     assert markup in page  # the wall carries the same code, for http://testserver

@@ -11,7 +11,7 @@ the QR code (segno, inline SVG) that opens the flight's public page on a phone.
   order (brackets).
 
 Each sheet carries the QR code to the flight's page, as the wall does
-(:func:`tournaments.pages.wall.qr_code`).
+(:func:`games.codes.qr_code`).
 
 What is printed is what the page shows: the flight is read through the public page's own
 functions (:func:`tournaments.pages.public._flight_or_404` and the selectors behind it),
@@ -36,11 +36,12 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.codes import qr_code
 from games.play.presets import preset_label
 from tournaments import pairing, selectors
 from tournaments.pages import public
 from tournaments.pages.common import part_title
-from tournaments.pages.wall import flight_url, qr_code
+from tournaments.pages.wall import flight_url
 
 #: Paper sizes of the draw sheet (``?size=``), landscape, and the height left for one
 #: part's drawing under the sheet's heading (the page less its margins and the heading).

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from games.codes import qr_svg
 from tournaments import selectors
 from tournaments.models import Flight
 
@@ -29,18 +28,6 @@ def flight_url(request: HttpRequest, flight: Flight) -> str:
     return request.build_absolute_uri(
         reverse("tournaments:flight", kwargs={"slug": flight.event.slug, "flight_id": flight.pk})
     )
-
-
-def qr_code(url: str) -> segno.QRCode:
-    """The QR code of ``url`` (error correction M: still read on a creased sheet)."""
-    return segno.make(url, error="m", micro=False)
-
-
-def qr_svg(url: str) -> SafeString:
-    """The QR code of ``url`` as inline SVG markup: a ``viewBox`` and one path, no size
-    (CSS sizes it) and no ``style`` or script (the Content-Security-Policy)."""
-    svg = qr_code(url).svg_inline(omitsize=True, svgclass="qr", lineclass="qr-line", border=2)
-    return mark_safe(svg)  # noqa: S308 - segno's geometry only: the URL is not in the markup
 
 
 def current_round(page: selectors.BracketPage) -> dict[str, Any] | None:

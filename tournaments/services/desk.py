@@ -23,7 +23,6 @@ same, so a tick and the draw come one after the other.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +30,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import wallclock
+from games.codes import same_code
 from games.errors import Conflict, NotFound, ValidationFailed
 from games.models import Player
 from tournaments import live
@@ -89,11 +89,6 @@ def entry_set_paid(*, entry_id: int, by: Any, paid: bool) -> Entry:
         return entry
 
 
-def clean_code(code: str) -> str:
-    """A typed code as stored: capitals, without spaces and dashes."""
-    return "".join(ch for ch in str(code or "").upper() if ch not in " -\t")
-
-
 def event_check_in(*, event_id: int, by: Any, code: str) -> list[Entry]:
     """A player checks in with the event's code: each of their entries (active or to
     confirm) in the event's flights that are not drawn yet. Refused: a wrong code (400
@@ -104,7 +99,7 @@ def event_check_in(*, event_id: int, by: Any, code: str) -> list[Entry]:
         event = Event.objects.filter(pk=event_id).first()
         if event is None:
             raise NotFound("event_not_found", _("There is no event with this id."))
-        if not secrets.compare_digest(clean_code(code).encode(), event.check_in_code.encode()):
+        if not same_code(code, event.check_in_code):
             raise ValidationFailed(
                 "wrong_code",
                 _("This is not the event's check-in code: it is shown at the director's desk."),
