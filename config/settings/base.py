@@ -327,6 +327,8 @@ SPECTACULAR_SETTINGS = {
         # The home board's side: the settings' board_orientation and a game's home.
         "BoardOrientationEnum": "games.models.BoardOrientation",
         "MatchInvitationStatusEnum": "games.models.MatchInvitation.Status",
+        # A chouette game's winner (box or team), apart from a tournament result's side.
+        "ChouetteWinnerEnum": "chouette.rules.settlement.WINNERS",
     },
 }
 
