@@ -232,10 +232,11 @@ def _luminance(rgb: list[float]) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-#: The caption's colour and the colour it is drawn on: the first ancestor with a
-#: background, the table itself skipped (its background does not paint the caption).
+#: A text's colour (``arguments[0]``, a selector) and the colour it is drawn on: the
+#: first ancestor with a background, a table skipped (its background does not paint its
+#: caption).
 CAPTION_COLOURS = """
-const caption = document.querySelector('table.chouette-games caption');
+const caption = document.querySelector(arguments[0]);
 const rgb = (text) => text.match(/[\\d.]+/g).map(Number);
 let el = caption.parentElement;
 while (el) {
@@ -252,12 +253,25 @@ return null;
 def test_the_big_screens_caption_reads_on_the_dark_wall(phone, asgi_server) -> None:
     session = _six_at_the_table()[2]
     phone.get(f"{asgi_server.url}/chouette/{session.pk}/?wall=1")
-    colours = phone.execute_script(CAPTION_COLOURS)
+    # WCAG AA; it was 1.2 (dark ink on dark green)
+    assert _contrast(phone, "table.chouette-games caption") >= 4.5
+
+
+def _contrast(driver, selector: str) -> float:
+    colours = driver.execute_script(CAPTION_COLOURS, selector)
     light, dark = sorted(
         (_luminance(colours["text"]), _luminance(colours["background"])), reverse=True
     )
-    ratio = (light + 0.05) / (dark + 0.05)
-    assert ratio >= 4.5, colours  # WCAG AA; it was 1.2 (dark ink on dark green)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_big_screens_join_code_reads_in_its_white_box(phone, asgi_server) -> None:
+    session = _six_at_the_table()[2]
+    _log_in(phone, asgi_server.url, scorekeeper())  # the code is shown to the writers
+    phone.get(f"{asgi_server.url}/chouette/{session.pk}/?wall=1")
+    # It was white on white: the wall's light text inherited into the code's white box.
+    for selector in (".wall-join .join-code", ".wall-join p"):
+        assert _contrast(phone, selector) >= 4.5, selector
 
 
 def test_new_session_form_shows_the_chosen_profiles_options(phone, asgi_server) -> None:
