@@ -8,8 +8,11 @@ Fixtures:
 
 * ``browser``: one Chromium for the whole run (``--headless=new``), cookies cleared
   before each test;
+* ``phone``: one Chromium laid out as a 390 x 844 phone (``tests.browser.phone``), lent
+  to each test as ``browser`` is;
 * ``log_in``: ``log_in(user)`` signs the user in through the real login page of the
-  ``live_server`` (the user's password is the factories' ``jelszo-123``).
+  ``live_server`` (the user's password is the factories' ``jelszo-123``); ``sign_in``
+  does it in any driver at any server.
 
 A test using them needs ``pytest.mark.django_db(transaction=True)``: the live server
 answers from another thread, which must see the test's rows.
@@ -111,18 +114,58 @@ def second_browser() -> Iterator[Any]:
         driver.quit()
 
 
+def _lent(driver: Any) -> Iterator[Any]:
+    """A session's Chromium lent to one test: no cookies from earlier tests, and the
+    test failed by any Content-Security-Policy violation it caused."""
+    driver.delete_all_cookies()
+    yield driver
+    violations = csp_violations(driver)
+    # Leave no page running: a live page left open would go on reconnecting and
+    # fetching itself from whatever server answers on its port next.
+    driver.get("about:blank")
+    driver.delete_all_cookies()
+    if violations:
+        pytest.fail(f"Content-Security-Policy violations: {violations}", pytrace=False)
+
+
 @pytest.fixture
 def browser(_chromium: Any) -> Iterator[Any]:
     """The session's Chromium (a Selenium WebDriver), with no cookies from earlier tests."""
-    _chromium.delete_all_cookies()
-    yield _chromium
-    violations = csp_violations(_chromium)
-    # Leave no page running: a live page left open would go on reconnecting and
-    # fetching itself from whatever server answers on its port next.
-    _chromium.get("about:blank")
-    _chromium.delete_all_cookies()
-    if violations:
-        pytest.fail(f"Content-Security-Policy violations: {violations}", pytrace=False)
+    yield from _lent(_chromium)
+
+
+@pytest.fixture(scope="session")
+def _phone_chromium() -> Iterator[Any]:
+    from tests.browser.phone import phone_chromium
+
+    driver = phone_chromium()
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_WATCH})
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def phone(_phone_chromium: Any) -> Iterator[Any]:
+    """The session's phone: a Chromium laying pages out at 390 x 844
+    (:mod:`tests.browser.phone`), lent to the test as ``browser`` is."""
+    yield from _lent(_phone_chromium)
+
+
+def sign_in(driver: Any, base_url: str, user: Any, *, language: str | None = "en") -> None:
+    """Sign ``user`` in through the login page at ``base_url`` in ``driver``: in English
+    unless another ``language`` is given (``None``: the browser's own, no cookie)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(f"{base_url}/accounts/login/")
+    if language:  # whatever the browser's language: the page texts tests look for
+        driver.add_cookie({"name": "django_language", "value": language, "path": "/"})
+    driver.find_element(By.ID, "id_username").send_keys(user.username)
+    driver.find_element(By.ID, "id_password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    WebDriverWait(driver, WAIT_SECONDS).until(lambda d: "/accounts/login/" not in d.current_url)
 
 
 @pytest.fixture
@@ -134,18 +177,11 @@ def wait(browser: Any) -> Any:
 
 
 @pytest.fixture
-def log_in(browser: Any, live_server: Any, wait: Any) -> Callable[[Any], None]:
+def log_in(browser: Any, live_server: Any) -> Callable[[Any], None]:
     """``log_in(user)``: sign in through the login page, in English."""
-    from selenium.webdriver.common.by import By
 
     def go(user: Any) -> None:
-        browser.get(f"{live_server.url}/accounts/login/")
-        # English whatever the browser's language: the page texts tests look for.
-        browser.add_cookie({"name": "django_language", "value": "en", "path": "/"})
-        browser.find_element(By.ID, "id_username").send_keys(user.username)
-        browser.find_element(By.ID, "id_password").send_keys(PASSWORD)
-        browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-        wait.until(lambda driver: "/accounts/login/" not in driver.current_url)
+        sign_in(browser, live_server.url, user)
 
     return go
 
@@ -207,20 +243,8 @@ def asgi_server(transactional_db: Any) -> Iterator[Any]:
 def log_in_at(browser: Any) -> Callable[..., None]:
     """``log_in_at(server, user, driver=browser)``: sign in through ``server``'s login
     page, in English, in ``driver`` (the test's browser unless another is given)."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    default = browser
 
     def go(server: Any, user: Any, driver: Any = None) -> None:
-        browser = driver or default
-        browser.get(f"{server.url}/accounts/login/")
-        browser.add_cookie({"name": "django_language", "value": "en", "path": "/"})
-        browser.find_element(By.ID, "id_username").send_keys(user.username)
-        browser.find_element(By.ID, "id_password").send_keys(PASSWORD)
-        browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-        WebDriverWait(browser, WAIT_SECONDS).until(
-            lambda d: "/accounts/login/" not in d.current_url
-        )
+        sign_in(driver or browser, server.url, user)
 
     return go

@@ -19,7 +19,6 @@ mobile viewport meta tag is honoured as on a phone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -28,13 +27,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from chouette import rules, services
-from tests.browser.conftest import (
-    CSP_WATCH,
-    PASSWORD,
-    WAIT_SECONDS,
-    csp_violations,
-)
-from tests.browser.phone import PHONE_WIDTH, phone_chromium
+from tests.browser.conftest import WAIT_SECONDS, sign_in
+from tests.browser.phone import PHONE_WIDTH
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
 from tests.factories import PlayerFactory
 
@@ -71,41 +65,6 @@ return out;
 """
 
 
-def _phone_with_csp_watch() -> Any:
-    """The suite's phone (tests.browser.phone) noting any Content-Security-Policy violation."""
-    driver = phone_chromium()
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_WATCH})
-    return driver
-
-
-@pytest.fixture(scope="module")
-def _phone() -> Iterator[Any]:
-    driver = _phone_with_csp_watch()
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
-def phone(_phone: Any) -> Iterator[Any]:
-    _phone.delete_all_cookies()
-    yield _phone
-    violations = csp_violations(_phone)
-    _phone.get("about:blank")
-    if violations:
-        pytest.fail(f"Content-Security-Policy violations: {violations}", pytrace=False)
-
-
-def _log_in(driver: Any, server_url: str, user: Any) -> None:
-    driver.get(f"{server_url}/accounts/login/")
-    driver.add_cookie({"name": "django_language", "value": "en", "path": "/"})
-    driver.find_element(By.ID, "id_username").send_keys(user.username)
-    driver.find_element(By.ID, "id_password").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-    WebDriverWait(driver, WAIT_SECONDS).until(lambda d: "/accounts/login/" not in d.current_url)
-
-
 def _six_at_the_table() -> tuple[Any, Any, Any]:
     """A six-player session in the individual profile (beavers, raccoons, a box partner),
     three games played, kept by the club's scorekeeper."""
@@ -140,7 +99,7 @@ def _small(measured: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_scoreboard_and_game_entry_tap_sizes_at_390(phone, asgi_server) -> None:
     _cast, keeper, session = _six_at_the_table()
-    _log_in(phone, asgi_server.url, keeper)
+    sign_in(phone, asgi_server.url, keeper)
     phone.get(f"{asgi_server.url}/chouette/{session.pk}/")
     # The confirmations opened: their real submits count too.
     for summary in phone.find_elements(By.CSS_SELECTOR, "details.confirm > summary"):
@@ -164,7 +123,7 @@ def test_scoreboard_and_game_entry_tap_sizes_at_390(phone, asgi_server) -> None:
 
 def test_every_chouette_page_fits_390(phone, asgi_server) -> None:
     _cast, keeper, session = _six_at_the_table()
-    _log_in(phone, asgi_server.url, keeper)
+    sign_in(phone, asgi_server.url, keeper)
     pages = {
         "list": "/chouette/",
         "summary": f"/chouette/{session.pk}/summary/",
@@ -267,7 +226,7 @@ def _contrast(driver, selector: str) -> float:
 
 def test_the_big_screens_join_code_reads_in_its_white_box(phone, asgi_server) -> None:
     session = _six_at_the_table()[2]
-    _log_in(phone, asgi_server.url, scorekeeper())  # the code is shown to the writers
+    sign_in(phone, asgi_server.url, scorekeeper())  # the code is shown to the writers
     phone.get(f"{asgi_server.url}/chouette/{session.pk}/?wall=1")
     # It was white on white: the wall's light text inherited into the code's white box.
     for selector in (".wall-join .join-code", ".wall-join p"):
@@ -276,7 +235,7 @@ def test_the_big_screens_join_code_reads_in_its_white_box(phone, asgi_server) ->
 
 def test_new_session_form_shows_the_chosen_profiles_options(phone, asgi_server) -> None:
     players(("Kovács Anna", "Fekete Ádám", "Szabó Béla"))
-    _log_in(phone, asgi_server.url, scorekeeper())
+    sign_in(phone, asgi_server.url, scorekeeper())
     phone.get(f"{asgi_server.url}/chouette/")
     individual = phone.find_element(By.CSS_SELECTOR, '[data-profile-only="individual"]')
     beavers = phone.find_element(By.ID, "id_beavers")

@@ -24,8 +24,8 @@ from games.engine.actions import state_from_dict
 from games.play import invitations, services
 from games.play.dice import ScriptedDice
 from games.ratings import services as ratings
-from tests.browser.conftest import CHROMEDRIVER, CHROMIUM, CSP_WATCH, csp_violations
-from tests.browser.phone import page_fit, phone_chromium
+from tests.browser.conftest import CHROMEDRIVER, CHROMIUM, CSP_WATCH, csp_violations, sign_in
+from tests.browser.phone import PHONE_HEIGHT, PHONE_WIDTH, page_fit
 from tests.factories import PlayerFactory, UserPlayerFactory
 from tests.tournaments.factories import EventFactory, flight_with
 from tournaments.models import TournamentMatch
@@ -34,7 +34,7 @@ from tournaments.services.results import result_enter
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = (390, 844)
+PHONE = (PHONE_WIDTH, PHONE_HEIGHT)
 LAPTOP = (1366, 768)
 
 #: Every control a player taps in the page's content that is shorter than 44 px.
@@ -57,7 +57,8 @@ return [r.top, r.bottom, innerHeight];
 """
 
 
-def _chromium(width: int, height: int, *, phone: bool) -> Any:
+def _laptop_chromium(width: int, height: int) -> Any:
+    """A headless Chromium whose viewport is exactly ``width`` x ``height``."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -69,37 +70,22 @@ def _chromium(width: int, height: int, *, phone: bool) -> Any:
         "--disable-dev-shm-usage",
         "--lang=en-US",
         "--hide-scrollbars",
-        f"--window-size={max(width, 500)},{height + 200}",
+        f"--window-size={width},{height + 200}",
     ):
         options.add_argument(argument)
-    if phone:
-        driver = phone_chromium(width, height)
-    else:
-        driver = webdriver.Chrome(
-            service=Service(executable_path=str(CHROMEDRIVER)), options=options
-        )
-        # exactly the laptop's viewport, whatever the window around it
-        driver.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
-        )
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    # exactly the laptop's viewport, whatever the window around it
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_WATCH})
     return driver
 
 
 @pytest.fixture
-def phone() -> Iterator[Any]:
-    driver = _chromium(*PHONE, phone=True)
-    try:
-        yield driver
-        assert csp_violations(driver) == []
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
 def laptop() -> Iterator[Any]:
-    driver = _chromium(*LAPTOP, phone=False)
+    driver = _laptop_chromium(*LAPTOP)
     try:
         yield driver
         assert csp_violations(driver) == []
@@ -161,15 +147,11 @@ def _club() -> dict[str, Any]:
     }
 
 
-def _log_in(log_in_at, server, user, driver) -> None:
-    log_in_at(server, user, driver=driver)
-
-
-def test_the_games_pages_fit_a_phone_and_their_controls_are_44px(phone, asgi_server, log_in_at):
+def test_the_games_pages_fit_a_phone_and_their_controls_are_44px(phone, asgi_server):
     club = _club()
     widths = {}
     for who in (club["mover"], club["anna"]):
-        _log_in(log_in_at, asgi_server, who.user, phone)
+        sign_in(phone, asgi_server.url, who.user)
         for path in club["pages"]:
             phone.get(asgi_server.url + path)
             fit = page_fit(phone)
@@ -195,9 +177,9 @@ def _to_play(driver) -> None:
     )
 
 
-def test_on_a_phone_the_board_stays_in_view_while_a_play_is_chosen(phone, asgi_server, log_in_at):
+def test_on_a_phone_the_board_stays_in_view_while_a_play_is_chosen(phone, asgi_server):
     club = _club()
-    _log_in(log_in_at, asgi_server, club["mover"].user, phone)
+    sign_in(phone, asgi_server.url, club["mover"].user)
     phone.get(f"{asgi_server.url}/matches/{club['match'].pk}/")
     _to_play(phone)
     top, bottom, height = phone.execute_script(BOX, ".board")
@@ -230,9 +212,9 @@ def test_on_a_phone_the_board_stays_in_view_while_a_play_is_chosen(phone, asgi_s
     assert -1 <= top <= 1 and bottom <= height, (top, bottom)
 
 
-def test_on_a_laptop_the_whole_board_is_in_the_first_screen(laptop, asgi_server, log_in_at):
+def test_on_a_laptop_the_whole_board_is_in_the_first_screen(laptop, asgi_server):
     club = _club()
-    _log_in(log_in_at, asgi_server, club["mover"].user, laptop)
+    sign_in(laptop, asgi_server.url, club["mover"].user)
     laptop.get(f"{asgi_server.url}/matches/{club['match'].pk}/")
     _to_play(laptop)
     top, bottom, height = laptop.execute_script(BOX, ".board")

@@ -4,53 +4,19 @@ page draws the home board on."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from games.play import services
 from games.play.dice import ScriptedDice
-from tests.browser.conftest import CHROMEDRIVER, CHROMIUM, CSP_WATCH, PASSWORD, csp_violations
+from tests.browser.conftest import sign_in
+from tests.browser.phone import PHONE_WIDTH
 from tests.factories import UserPlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = {"width": 390, "height": 844, "pixelRatio": 3}
 TAP = 44
-
-
-@pytest.fixture
-def phone() -> Iterator[Any]:
-    """A headless Chromium emulating a 390x844 phone (headless windows are at least
-    500 px wide, so the width is the emulated device's)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en"):
-        options.add_argument(argument)
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_WATCH})
-    try:
-        yield driver
-        assert csp_violations(driver) == []
-    finally:
-        driver.quit()
-
-
-def _log_in(driver: Any, url: str, user: Any) -> None:
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    driver.get(f"{url}/accounts/login/")
-    driver.add_cookie({"name": "django_language", "value": "en", "path": "/"})
-    driver.find_element(By.ID, "id_username").send_keys(user.username)
-    driver.find_element(By.ID, "id_password").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-    WebDriverWait(driver, 10).until(lambda d: "/accounts/login/" not in d.current_url)
 
 
 def _width(driver: Any) -> int:
@@ -76,14 +42,14 @@ def test_the_settings_page_fits_a_phone_and_turns_the_board(phone, live_server) 
     me, other = UserPlayerFactory(), UserPlayerFactory()
     match = services.match_create(player1=me, player2=other, length=3)
     services.match_start(match_id=match.pk, dice=ScriptedDice([3, 1]))
-    _log_in(phone, live_server.url, me.user)
+    sign_in(phone, live_server.url, me.user)
 
     phone.get(f"{live_server.url}/matches/{match.pk}/")
     assert _home_side(phone) == "right"  # seed 000's default
 
     phone.get(f"{live_server.url}/players/me/settings/")
-    assert phone.execute_script("return window.innerWidth") == PHONE["width"]
-    assert _width(phone) <= PHONE["width"]
+    assert phone.execute_script("return window.innerWidth") == PHONE_WIDTH
+    assert _width(phone) <= PHONE_WIDTH
     controls = phone.find_elements(By.CSS_SELECTOR, ".my-settings .choice, .my-settings button")
     assert len(controls) == 4  # two sides, the switch, save
     heights = {c.text: c.size["height"] for c in controls}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -25,8 +25,8 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from tests.browser.conftest import CSP_WATCH, PASSWORD, csp_violations
-from tests.browser.phone import Fit, page_fit, phone_chromium
+from tests.browser.conftest import PASSWORD, csp_violations, sign_in
+from tests.browser.phone import Fit, page_fit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -568,27 +568,6 @@ def build_world() -> World:
 # ----------------------------------------------------------------------------- the phone
 
 
-@pytest.fixture(scope="module")
-def phone() -> Iterator[Any]:
-    driver = phone_chromium()
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_WATCH})
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def _log_in(driver: Any, base: str, user: Any) -> None:
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    driver.get(f"{base}/accounts/login/")
-    driver.find_element(By.ID, "id_username").send_keys(user.username)
-    driver.find_element(By.ID, "id_password").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-    WebDriverWait(driver, 10).until(lambda d: "/accounts/login/" not in d.current_url)
-
-
 def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[Fit]:
     """Open every page of ``role`` on the phone in ``language`` (the Hungarian words
     are longer); the measures, in order."""
@@ -602,7 +581,7 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
         CHOUETTE: world.seated[0].user,
     }.get(role)
     if user is not None:
-        _log_in(phone, live_server.url, user)
+        sign_in(phone, live_server.url, user, language=None)
     fits: list[Fit] = []
     problems: list[str] = []
     try:
@@ -683,7 +662,7 @@ def test_the_menu_folds_away_on_a_phone_and_not_on_a_laptop(phone, browser, live
         phone.delete_all_cookies()
         phone.get(f"{live_server.url}/healthz")
         phone.add_cookie({"name": "django_language", "value": "en", "path": "/"})
-        _log_in(phone, live_server.url, player.user)
+        sign_in(phone, live_server.url, player.user, language=None)
         phone.get(f"{live_server.url}/")
         header = phone.find_element(By.CSS_SELECTOR, ".site-header")
         bar = phone.find_element(By.CSS_SELECTOR, ".site-bar")
@@ -712,7 +691,7 @@ def test_the_menu_folds_away_on_a_phone_and_not_on_a_laptop(phone, browser, live
 
     browser.get(f"{live_server.url}/accounts/login/")
     browser.add_cookie({"name": "django_language", "value": "en", "path": "/"})
-    _log_in(browser, live_server.url, player.user)
+    sign_in(browser, live_server.url, player.user, language=None)
     browser.get(f"{live_server.url}/")
     assert not browser.find_element(By.CSS_SELECTOR, "label.site-menu-button").is_displayed()
     header = browser.find_element(By.CSS_SELECTOR, ".site-header")
