@@ -7,6 +7,8 @@ class ChouetteConfig(AppConfig):
     verbose_name = _("Chouette")
 
     def ready(self) -> None:
+        from importlib import import_module
+
         from games.players.sections import register_player_section
 
         from . import live
@@ -14,6 +16,9 @@ class ChouetteConfig(AppConfig):
 
         # The scoreboard's live topic (games.live).
         live.register()
+        # Online play: the game's and the team's topics, and its timer tasks (by name).
+        import_module("chouette.online.live").register()
+        import_module("chouette.online.tasks")
 
         # The player page (games) shows a player's chouette totals per session.
         register_player_section(

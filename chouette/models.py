@@ -26,6 +26,21 @@ and audited:
   one-command local run only) has no such trigger and relies on the service's check.
   Running totals are the sums of the lines of games not undone, so they sum to zero too.
 
+Played online (issue 19, :mod:`chouette.online`):
+
+* :class:`ChouetteOnlineGame` - one game of a session played on the server: the box
+  against the team on one board. ``table`` is :meth:`chouette.online.table.Table.to_dict`
+  (the engine's board and every member's cube), ``version`` is bumped by every action,
+  ``clock`` the R12 move clock of box and captain (``games.engine.clock.ClockState``,
+  when the session has one), ``alarm_at`` the next moment something is due (the end of a
+  cube decision's time window or a flag). When it ends, its
+  :meth:`~chouette.online.table.Table.entry` is recorded as an ordinary game event
+  (``event``), through the same settlement and ledger as a game typed in.
+* :class:`ChouetteOnlineAction` - the game's append-only log: every roll, play and cube
+  action with who made it (``seq`` = the game's version after it).
+* :class:`ChouetteTeamMessage` - the team's consultation: chat lines and suggested
+  plays, shown to the team only (never to the box or the partner).
+
 Player ids in the JSON columns are :class:`games.models.Player` primary keys.
 Writes go through :mod:`chouette.services` only.
 """
@@ -43,6 +58,10 @@ from games.models import Player
 #: A session's join code: 6 letters of 31 (:data:`games.codes.CODE_ALPHABET`); typing one
 #: is throttled (``chouette_join``), so it cannot be found by trying.
 JOIN_CODE_LENGTH = 6
+#: Online play: a cube decision's time window unless the session says otherwise.
+DEFAULT_DECISION_SECONDS = 30
+#: The longest window a session may set (a decision is a decision, not a coffee break).
+MAX_DECISION_SECONDS = 600
 
 
 def new_join_code() -> str:
@@ -99,6 +118,19 @@ class ChouetteSession(models.Model):
     version = models.PositiveIntegerField(_("version"), default=0)
     #: What a newcomer types (or scans) to join from a phone: unique among open sessions.
     join_code = models.CharField(_("join code"), max_length=JOIN_CODE_LENGTH, default=new_join_code)
+    #: Online play (issue 19): the time a member has for a cube decision (0: no limit),
+    #: and what an unanswered take-or-drop becomes (chouette.online.table).
+    decision_seconds = models.PositiveSmallIntegerField(
+        _("seconds for a cube decision"), default=DEFAULT_DECISION_SECONDS
+    )
+    decision_default = models.CharField(
+        _("unanswered double"),
+        max_length=4,
+        choices=[("take", _("taken")), ("drop", _("dropped"))],
+        default="take",
+    )
+    #: The R12 move clock of box and captain online (``ClockSettings`` as a dict), or none.
+    online_clock = models.JSONField(_("move clock online"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("chouette session")
@@ -238,3 +270,151 @@ class ChouetteLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event}: {self.player_id} {self.points:+d}"
+
+
+class ChouetteOnlineGame(models.Model):
+    """One game of a session played online (see the module docstring)."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        ABANDONED = "abandoned", _("abandoned")
+
+    session = models.ForeignKey(
+        ChouetteSession,
+        verbose_name=_("session"),
+        on_delete=models.CASCADE,
+        related_name="online_games",
+    )
+    number = models.PositiveIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    table = models.JSONField(_("table"))
+    version = models.PositiveIntegerField(_("version"), default=0)
+    clock = models.JSONField(_("clock"), null=True, blank=True)
+    #: When something is due: a decision's window ends or a move clock flags.
+    alarm_at = models.DateTimeField(_("due at"), null=True, blank=True)
+    #: When the open cube decisions were first asked (their window runs from here).
+    decisions_since = models.DateTimeField(_("decisions asked"), null=True, blank=True)
+    event = models.OneToOneField(
+        ChouetteEvent,
+        verbose_name=_("recorded game"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="online_game",
+    )
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("started by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    started_at = models.DateTimeField(_("started"), default=timezone.now)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("online chouette game")
+        verbose_name_plural = _("online chouette games")
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "number"], name="chouette_online_game_number_unique"
+            ),
+            # One game at a time at a chouette table.
+            models.UniqueConstraint(
+                fields=["session"],
+                condition=models.Q(status="playing"),
+                name="chouette_online_game_one_playing",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["alarm_at"],
+                condition=models.Q(status="playing", alarm_at__isnull=False),
+                name="chouette_online_alarm_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session} online #{self.number}"
+
+    @property
+    def is_playing(self) -> bool:
+        return self.status == self.Status.PLAYING
+
+
+class ChouetteOnlineAction(models.Model):
+    """One row of an online game's append-only log."""
+
+    game = models.ForeignKey(
+        ChouetteOnlineGame,
+        verbose_name=_("game"),
+        on_delete=models.CASCADE,
+        related_name="actions",
+    )
+    seq = models.PositiveIntegerField(_("sequence number"))
+    kind = models.CharField(_("kind"), max_length=24)
+    actor = models.ForeignKey(
+        Player,
+        verbose_name=_("actor"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    #: Who pressed the button, when it was not the actor (a proxy).
+    by_player = models.ForeignKey(
+        Player,
+        verbose_name=_("pressed by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    data = models.JSONField(_("data"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("online chouette action")
+        verbose_name_plural = _("online chouette actions")
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="chouette_online_action_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.kind}"
+
+
+#: The longest line of the team's chat.
+TEAM_MESSAGE_LENGTH = 300
+
+
+class ChouetteTeamMessage(models.Model):
+    """A line of the team's consultation (the box does not see it)."""
+
+    game = models.ForeignKey(
+        ChouetteOnlineGame,
+        verbose_name=_("game"),
+        on_delete=models.CASCADE,
+        related_name="team_messages",
+    )
+    author = models.ForeignKey(
+        Player, verbose_name=_("author"), on_delete=models.PROTECT, related_name="+"
+    )
+    text = models.CharField(_("text"), max_length=TEAM_MESSAGE_LENGTH, blank=True)
+    #: A suggested play: its notation (``13/7 8/7``) for the dice it was suggested for.
+    play = models.CharField(_("suggested play"), max_length=80, blank=True)
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("team message")
+        verbose_name_plural = _("team messages")
+        ordering = ["game", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.author_id}"

@@ -332,6 +332,7 @@ def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
         "can_write": can_write and session.is_open,
         "live_topics": live.session_topic(session.pk),
         "join": _join_context(request, session) if can_write and session.is_open else None,
+        "online_game": session.online_games.filter(status="playing").first(),
     }
     if wall:
         return render(request, "chouette/wall.html", context)

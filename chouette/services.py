@@ -49,6 +49,7 @@ from chouette.messages import CONFLICT_CODES, rule_message
 from chouette.models import (
     ChouetteEvent,
     ChouetteLine,
+    ChouetteOnlineGame,
     ChouetteParticipant,
     ChouetteSession,
     new_join_code,
@@ -156,6 +157,12 @@ def _lock_for_write(session_id: int, by: Any, expected_version: int | None) -> C
     _check_open(session)
     _check_version(session, expected_version)
     return session
+
+
+def lock_for_write(*, session_id: int, by: Any, expected_version: int | None) -> ChouetteSession:
+    """The session locked for a write by ``by`` (a writer, the session open, the version
+    expected): for the writes of online play (:mod:`chouette.online.services`)."""
+    return _lock_for_write(session_id, by, expected_version)
 
 
 def ledger_of(session: ChouetteSession) -> rules.Ledger:
@@ -386,6 +393,7 @@ def _apply_seat_change(
 ) -> ChouetteParticipant | None:
     """The seat change on a session locked for writing: the ledger's rules judge it; a
     newcomer becomes a participant (the last in the join order)."""
+    _check_no_online_game(session)
     ledger = ledger_of(session)
     try:
         change = rules.SeatChange(action, player_id)
@@ -625,6 +633,7 @@ def session_end(
     can be reopened: :func:`session_reopen`)."""
     with transaction.atomic():
         session = _lock_for_write(session_id, by, expected_version)
+        _check_no_online_game(session)
         session.status = ChouetteSession.Status.ENDED
         session.ended_at = wallclock.now()
         session.version += 1
@@ -760,14 +769,38 @@ def game_record(
     game = _parse_entry(entry)
     with transaction.atomic():
         session = _lock_for_write(session_id, by, expected_version)
-        after, preview = _settle(ledger_of(session), game)
-        event = _append(session, by=by, kind=ChouetteEvent.Kind.GAME, data=game.to_dict())
-        ChouetteLine.objects.bulk_create(
-            ChouetteLine(session=session, event=event, player_id=p, points=v)
-            for p, v in preview.points.items()
-        )
-        _touch(session, after.seating)
+        _check_no_online_game(session)
+        return game_record_locked(session=session, entry=game, by=by)
+
+
+def game_record_locked(
+    *, session: ChouetteSession, entry: rules.GameEntry, by: Any
+) -> ChouetteEvent:
+    """Record ``entry`` on a session the caller has locked (``select_for_update``) in the
+    current transaction: settled by the ledger (the zero-sum check included), its lines
+    stored, the seating moved on. A game typed in and a game played online
+    (:mod:`chouette.online.services`) both end here."""
+    after, preview = _settle(ledger_of(session), entry)
+    event = _append(session, by=by, kind=ChouetteEvent.Kind.GAME, data=entry.to_dict())
+    ChouetteLine.objects.bulk_create(
+        ChouetteLine(session=session, event=event, player_id=p, points=v)
+        for p, v in preview.points.items()
+    )
+    _touch(session, after.seating)
     return event
+
+
+def _check_no_online_game(session: ChouetteSession) -> None:
+    """While a game is played online its seating is fixed: nothing typed in, no seat
+    change, no end, until it ends (409 ``online_game_in_progress``)."""
+    if session.online_games.filter(status=ChouetteOnlineGame.Status.PLAYING).exists():
+        raise Conflict(
+            "online_game_in_progress",
+            _(
+                "A game of this session is being played online: wait until it ends "
+                "(or abandon it on its page)."
+            ),
+        )
 
 
 def game_undo_last(
@@ -777,6 +810,7 @@ def game_undo_last(
     become exactly those of a session without it (later seat changes replayed)."""
     with transaction.atomic():
         session = _lock_for_write(session_id, by, expected_version)
+        _check_no_online_game(session)
         last = (
             session.events.filter(kind=ChouetteEvent.Kind.GAME, undone=False)
             .order_by("-seq")

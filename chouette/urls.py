@@ -4,6 +4,7 @@ session's writers (its creator, its players with a login, staff)."""
 from django.urls import path
 
 from . import pages
+from .online import pages as online
 
 app_name = "chouette"
 
@@ -23,4 +24,11 @@ urlpatterns = [
     path("<int:session_id>/end/", pages.session_end, name="end"),
     path("<int:session_id>/reopen/", pages.session_reopen, name="reopen"),
     path("players/<int:player_id>/", pages.player_page, name="player"),
+    # Played online (issue 19): the table, and its posts.
+    path("<int:session_id>/play/", online.play_page, name="play"),
+    path("<int:session_id>/play/start/", online.start, name="play-start"),
+    path("<int:session_id>/play/settings/", online.settings_update, name="play-settings"),
+    path("play/<int:game_id>/act/", online.act, name="play-act"),
+    path("play/<int:game_id>/team/", online.team_message, name="play-team"),
+    path("play/<int:game_id>/abandon/", online.abandon, name="play-abandon"),
 ]

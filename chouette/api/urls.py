@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import join, views
+from . import join, online, views
 
 app_name = "chouette-api"
 
@@ -63,5 +63,36 @@ urlpatterns = [
         "chouette/sessions/<int:session_id>/reopen/",
         views.SessionReopenApi.as_view(),
         name="session-reopen",
+    ),
+    # Played online (issue 19).
+    path(
+        "chouette/sessions/<int:session_id>/online-games/",
+        online.OnlineGameStartApi.as_view(),
+        name="online-game-start",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/online-settings/",
+        online.OnlineSettingsApi.as_view(),
+        name="online-settings",
+    ),
+    path(
+        "chouette/online-games/<int:game_id>/",
+        online.OnlineGameDetailApi.as_view(),
+        name="online-game-detail",
+    ),
+    path(
+        "chouette/online-games/<int:game_id>/actions/",
+        online.OnlineGameActApi.as_view(),
+        name="online-game-act",
+    ),
+    path(
+        "chouette/online-games/<int:game_id>/abandon/",
+        online.OnlineGameAbandonApi.as_view(),
+        name="online-game-abandon",
+    ),
+    path(
+        "chouette/online-games/<int:game_id>/team-messages/",
+        online.TeamMessagesApi.as_view(),
+        name="online-team-messages",
     ),
 ]

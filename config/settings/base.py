@@ -249,6 +249,12 @@ def redis_channel_layer(url: str) -> dict[str, object]:
 # flag tripled its cost (bench/clocks.py: 55 -> 132 flags/s at 10,000 clocks).
 CELERY_DB_REUSE_MAX = 1000
 CELERY_BEAT_SCHEDULE["clock-sweep"] = {"task": "games.sweep_clock_alarms", "schedule": 2.0}
+# Online chouette (chouette.online.services): cube decisions' time windows and the move
+# clocks of box and captain, swept the same way.
+CELERY_BEAT_SCHEDULE["chouette-online-sweep"] = {
+    "task": "chouette.sweep_online_alarms",
+    "schedule": 2.0,
+}
 GAMES_CLOCK_TIMERS = True  # False: no ETA tasks, the sweeper alone (the local run)
 GAMES_INPROCESS_SWEEPER = False  # True: runserver sweeps in a thread (no worker, no beat)
 # Which results are rated (issue 8), by source: casual online matches, tournament matches

@@ -72,6 +72,8 @@
     return fromPage;
   }
 
+  var watched = {}; // topic -> true: a watch was sent on this socket
+
   function watchAll() {
     var seen = {};
     plainTopics().forEach(function (topic) {
@@ -87,6 +89,7 @@
         send({ op: "watch", topic: topic, since: sinceOf(topic, vs[topic].since) });
       }
     });
+    watched = seen;
   }
 
   function send(message) {
@@ -264,11 +267,18 @@
     var title = fresh.querySelector("title");
     if (title) document.title = title.textContent;
     var topics = fresh.body && fresh.body.dataset.liveTopics;
+    var vs = versioned();
+    // A swapped region may bring a new versioned topic (the next game of a chouette
+    // table): it is watched at once, like new plain topics.
+    var freshTopic = Object.keys(vs).some(function (topic) {
+      return !watched[topic] && !refused[topic];
+    });
     if (topics !== undefined && topics !== body.dataset.liveTopics) {
       body.dataset.liveTopics = topics;
       watchAll();
+    } else if (freshTopic) {
+      watchAll();
     }
-    var vs = versioned();
     Object.keys(vs).forEach(function (topic) {
       var since = vs[topic].since;
       if (since && (!positions[topic] || later(since, positions[topic]))) positions[topic] = since;

@@ -1,0 +1,423 @@
+"""The online chouette table's page: ``/chouette/<session id>/play/``.
+
+One page for everybody at the table, on their own phone: the board, the dice, who must
+act, every member's cube, the decisions waiting (with the time left), the moves; the
+viewer's own buttons (roll, the play, double, take or drop, consent); the team's chat
+and suggested plays for the team's members only. It follows the game live
+(``chouette_game:<id>``, and ``chouette_team:<id>`` for the team): what anyone does
+appears on every other phone without a reload, and a phone whose socket dropped gets
+what it missed when it comes back (static/games/live.js).
+
+Every action is a form post (``data-live-form``, so sent by fetch and answered with the
+page) to :mod:`chouette.online.services`; a refusal comes back as the page's message.
+The session's writers start a game, change the online settings between games, and may
+abandon a game that can't be finished.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from chouette import live as session_live
+from chouette import services as chouette_services
+from chouette.models import MAX_DECISION_SECONDS, ChouetteOnlineGame, ChouetteSession
+from chouette.online import live, selectors, services
+from chouette.online.table import BOX, TEAM, Table
+from games.engine.notation import format_play
+from games.engine.position import position_id
+from games.errors import ApplicationError
+from games.models import Player
+from games.play.boardsvg import render_board, view_from_position
+from games.play.presets import preset_choices
+from games.web import show_refusal
+
+#: How a decision is said on the page.
+DECISION_LABELS = {
+    "consent": gettext_lazy("agree to the team double"),
+    "box_doubled": gettext_lazy("the box doubles"),
+    "member_doubled": gettext_lazy("doubles the box"),
+    "member_beavered": gettext_lazy("beavered the box's double"),
+    "box_beavered": gettext_lazy("the box beavered"),
+}
+ANSWER_LABELS = {
+    "yes": gettext_lazy("Yes, double"),
+    "no": gettext_lazy("No"),
+    "take": gettext_lazy("Take"),
+    "drop": gettext_lazy("Drop"),
+    "beaver": gettext_lazy("Beaver"),
+    "raccoon": gettext_lazy("Raccoon"),
+    "no_raccoon": gettext_lazy("No raccoon"),
+}
+FATE_LABELS = {
+    "in": gettext_lazy("in the game"),
+    "dropped": gettext_lazy("dropped"),
+    "box_dropped": gettext_lazy("the box dropped"),
+}
+ROLE_LABELS = {
+    "box": gettext_lazy("box"),
+    "partner": gettext_lazy("box partner"),
+    "member": gettext_lazy("team"),
+    "out": gettext_lazy("out of this game (watching)"),
+    "spectator": gettext_lazy("watching"),
+}
+KIND_LABELS = {
+    "single": gettext_lazy("single"),
+    "gammon": gettext_lazy("gammon"),
+    "backgammon": gettext_lazy("backgammon"),
+}
+
+
+def _url(session_id: int) -> str:
+    return reverse("chouette:play", kwargs={"session_id": session_id})
+
+
+class OnlineSettingsForm(forms.Form):
+    decision_seconds = forms.IntegerField(
+        label=gettext_lazy("Seconds for a cube decision"),
+        min_value=0,
+        max_value=MAX_DECISION_SECONDS,
+        help_text=gettext_lazy("0: no limit."),
+    )
+    decision_default = forms.ChoiceField(
+        label=gettext_lazy("A double not answered in time is"),
+        choices=[("take", gettext_lazy("taken")), ("drop", gettext_lazy("dropped"))],
+    )
+    clock_preset = forms.ChoiceField(
+        label=gettext_lazy("Move clock of box and captain (R12)"), required=False
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["clock_preset"].choices = [("", _("no clock")), *preset_choices()]
+
+
+def _board_svg(table: Table, viewer_side: int, home: str, number: int) -> str:
+    board = table.board
+    owner: Literal["mover", "opponent"] | None = None
+    value = 1
+    if table.classic and table.in_members:
+        cube = table.cube_of(table.in_members[0])
+        value = cube.value
+        side = None if cube.owner is None else (BOX if cube.owner == "box" else TEAM)
+        if side is not None:
+            owner = "mover" if side == board.turn else "opponent"
+    elif table.initial_cube > 1:
+        value = table.initial_cube
+    viewer_name = _("the box") if viewer_side == BOX else _("the team")
+    return render_board(
+        view_from_position(
+            board.position,
+            viewer_is_mover=board.turn == viewer_side,
+            dice=board.dice,
+            cube_value=value,
+            cube_owner=owner,
+            home="left" if home == "left" else "right",
+            title=_("Board of online game %(number)d, %(side)s at the bottom")
+            % {"number": number, "side": viewer_name},
+            pip_label=_("pips"),
+        )
+    )
+
+
+def _move_text(row: dict[str, Any], names: dict[int, str]) -> str:
+    data = row["data"]
+    kind = row["kind"]
+    if kind == "opening_roll":
+        box, team = data["rolls"][-1]
+        return _("Opening roll: the box %(box)d, the team %(team)d.") % {"box": box, "team": team}
+    if kind == "roll":
+        return _("rolled %(d1)d-%(d2)d") % {"d1": data["dice"][0], "d2": data["dice"][1]}
+    if kind == "play":
+        return _("played %(play)s") % {"play": data.get("play", "")}
+    if kind == "box_double":
+        who = ", ".join(names.get(p, "?") for p in data.get("members", []))
+        return _("doubled %(who)s") % {"who": who}
+    if kind == "propose_double":
+        return _("proposed a team double")
+    if kind == "consent":
+        return _("agreed to the team double") if data.get("answer") == "yes" else _("refused it")
+    if kind == "double":
+        return _("doubled the box")
+    if kind == "answer":
+        label = ANSWER_LABELS.get(data.get("answer", ""), data.get("answer", ""))
+        member = data.get("member")
+        if member is not None and member != row["actor"]:
+            return _("%(answer)s for %(member)s") % {
+                "answer": label,
+                "member": names.get(member, "?"),
+            }
+        return str(label)
+    if kind == "defaults":
+        return _("Time ran out: the open decisions took their defaults.")
+    if kind == "flag":
+        return _("ran out of time (R12): the game is lost, a gammon.")
+    if kind == "abandon":
+        return _("abandoned the game")
+    if kind == "choose_double":
+        return _("chose the double %(value)s") % {"value": data.get("value")}
+    return kind
+
+
+def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The table (see the module docstring)."""
+    session = ChouetteSession.objects.filter(pk=session_id).first()
+    if session is None:
+        raise Http404
+    game = selectors.session_current_game(session)
+    if game is not None and game.is_playing and game.alarm_at is not None:
+        services.online_game_alarm(game_id=game.pk)  # what is due happens before it shows
+        game.refresh_from_db()
+    me = Player.of_user(request.user)
+    can_write = chouette_services.may_write(request.user, session) and session.is_open
+    context: dict[str, Any] = {
+        "session": session,
+        "game": game,
+        "can_write": can_write,
+        "me": me,
+        "live_topics": session_live.session_topic(session.pk),
+    }
+    if game is not None:
+        view = selectors.online_game_view(game, viewer=None if me is None else me.pk)
+        table = Table.from_dict(game.table)
+        names = {m["player"]: m["name"] for m in view["members"]}
+        names[view["box"]["player"]] = view["box"]["name"]
+        if view["partner"]:
+            names[view["partner"]["player"]] = view["partner"]["name"]
+        viewer_side = BOX if view["viewer_role"] in ("box", "partner") else TEAM
+        home = request.GET.get("home") or (me.board_orientation if me else "right")
+        _label(view, table)
+        moves = selectors.online_moves(game)
+        for row in moves:
+            row["text"] = _move_text(row, names)
+        context.update(
+            {
+                "view": view,
+                "names": names,
+                "board_svg": mark_safe(  # noqa: S308 - built by render_board, text escaped
+                    _board_svg(table, viewer_side, home, game.number)
+                ),
+                "home": "left" if home == "left" else "right",
+                "moves": moves,
+                "role_label": ROLE_LABELS[view["viewer_role"]],
+                "decision_labels": DECISION_LABELS,
+                "answer_labels": ANSWER_LABELS,
+                "fate_labels": FATE_LABELS,
+                "kind_labels": KIND_LABELS,
+                "team_messages": selectors.team_messages(game) if view["in_team"] else None,
+                "game_topic": live.game_topic(game.pk),
+            }
+        )
+        if view["in_team"]:
+            context["live_topics"] += " " + live.team_topic(game.pk)
+    if can_write and (game is None or not game.is_playing):
+        context["settings_form"] = OnlineSettingsForm(
+            initial={
+                "decision_seconds": session.decision_seconds,
+                "decision_default": session.decision_default,
+                "clock_preset": services.clock_preset_of(session),
+            }
+        )
+    return render(request, "chouette/play.html", context)
+
+
+def _mmss(ms: int | None) -> str:
+    if ms is None:
+        return ""
+    seconds = max(0, ms) // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _question(d: dict[str, Any], view: dict[str, Any]) -> str:
+    box = view["box"]["name"]
+    offered = d.get("offered", 0)
+    if d["kind"] == "consent":
+        return _("The team proposes to double the box to %(cube)d: do you agree?") % {
+            "cube": offered
+        }
+    if d["kind"] == "box_doubled":
+        return _("%(box)s doubles %(member)s to %(cube)d: take or drop?") % {
+            "box": box,
+            "member": d["member_name"],
+            "cube": offered,
+        }
+    if d["kind"] == "member_doubled":
+        return _("%(member)s doubles you to %(cube)d: take or drop?") % {
+            "member": d["member_name"],
+            "cube": offered,
+        }
+    return _("%(member)s's cube is beavered: raccoon?") % {"member": d["member_name"]}
+
+
+def _label(view: dict[str, Any], table: Table) -> None:
+    """The words the template shows, computed once (a template has no dictionary
+    lookup by a variable)."""
+    for m in view["members"]:
+        m["fate_label"] = FATE_LABELS[m["fate"]]
+        pending = m["pending"]
+        if pending == "consent" and m["consented"]:
+            m["pending_label"] = _("agreed")
+        elif pending is not None:
+            m["pending_label"] = DECISION_LABELS[pending]
+    offered = {d["member"]: d["offered"] for d in view["decisions"]}
+    actions = view["actions"]
+    decisions = [*actions.get("decisions", []), *actions.get("proxy_decisions", [])]
+    for d in decisions:
+        d["offered"] = offered.get(d["member"], 0)
+        d["question"] = _question(d, view)
+        if d.get("as_player"):
+            d["question"] = _("For %(member)s (you are their proxy): %(question)s") % {
+                "member": d["member_name"],
+                "question": d["question"],
+            }
+        d["answer_choices"] = [(a, ANSWER_LABELS[a]) for a in d["answers"]]
+    actions["all_decisions"] = decisions
+    if view["decision_ms_left"] is not None:
+        view["decision_seconds_left"] = (view["decision_ms_left"] + 999) // 1000
+        default = view.get("decision_default", "take")
+        view["default_label"] = (
+            _("a consent counts as no, a double as taken")
+            if default == "take"
+            else _("a consent counts as no, a double as dropped")
+        )
+    if view["result"]:
+        view["result"]["kind_label"] = KIND_LABELS.get(view["result"]["kind"] or "", "")
+    if view["clock"]:
+        view["clock"]["box_text"] = _mmss(view["clock"]["reserves_ms"]["box"])
+        view["clock"]["team_text"] = _mmss(view["clock"]["reserves_ms"]["team"])
+    board = table.board
+    if view["in_team"] and board.phase == "move" and board.turn == TEAM:
+        view["team_plays"] = [
+            {"position_id": position_id(p.result), "play": format_play(p)}
+            for p in board.legal_plays()
+        ]
+
+
+def _version(request: HttpRequest) -> int | None:
+    raw = request.POST.get("expected_version", "")
+    return int(raw) if raw.isdigit() else None
+
+
+def _int_or_none(raw: str | None) -> int | None:
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return -1  # not a player: the service refuses it with its code
+
+
+def _game_or_404(game_id: int) -> ChouetteOnlineGame:
+    game = ChouetteOnlineGame.objects.filter(pk=game_id).only("session_id").first()
+    if game is None:
+        raise Http404
+    return game
+
+
+@require_POST
+def start(request: HttpRequest, session_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(_url(session_id))
+    try:
+        services.online_game_start(
+            session_id=session_id, by=request.user, expected_version=_version(request)
+        )
+    except ApplicationError as exc:
+        show_refusal(request, exc)
+    return HttpResponseRedirect(_url(session_id))
+
+
+@require_POST
+def settings_update(request: HttpRequest, session_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(_url(session_id))
+    form = OnlineSettingsForm(request.POST)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else ""
+            for error in errors:
+                messages.error(request, f"{label}: {error}")
+        return HttpResponseRedirect(_url(session_id))
+    try:
+        services.online_settings_update(
+            session_id=session_id,
+            by=request.user,
+            decision_seconds=form.cleaned_data["decision_seconds"],
+            decision_default=form.cleaned_data["decision_default"],
+            clock_preset=form.cleaned_data["clock_preset"],
+            expected_version=_version(request),
+        )
+    except ApplicationError as exc:
+        show_refusal(request, exc)
+    else:
+        messages.success(request, _("The online settings are saved."))
+    return HttpResponseRedirect(_url(session_id))
+
+
+@require_POST
+def act(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    url = _url(game.session_id)
+    if not request.user.is_authenticated:
+        return redirect_to_login(url)
+    post = request.POST
+    members = post.getlist("members")
+    try:
+        services.online_game_act(
+            game_id=game_id,
+            by=request.user,
+            action=post.get("action", ""),
+            expected_version=_version(request),
+            position_id=post.get("position_id") or None,
+            member=_int_or_none(post.get("member")),
+            members=[_int_or_none(m) for m in members] if members else None,
+            answer=post.get("answer") or None,
+            value=_int_or_none(post.get("value")),
+            as_player=_int_or_none(post.get("as_player")),
+        )
+    except ApplicationError as exc:
+        show_refusal(request, exc)
+    return HttpResponseRedirect(url)
+
+
+@require_POST
+def abandon(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    url = _url(game.session_id)
+    if not request.user.is_authenticated:
+        return redirect_to_login(url)
+    try:
+        services.online_game_abandon(
+            game_id=game_id, by=request.user, expected_version=_version(request)
+        )
+    except ApplicationError as exc:
+        show_refusal(request, exc)
+    return HttpResponseRedirect(url)
+
+
+@require_POST
+def team_message(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    url = _url(game.session_id)
+    if not request.user.is_authenticated:
+        return redirect_to_login(url)
+    try:
+        services.online_team_message_post(
+            game_id=game_id,
+            by=request.user,
+            text=request.POST.get("text", ""),
+            play=request.POST.get("play", ""),
+        )
+    except ApplicationError as exc:
+        show_refusal(request, exc)
+    return HttpResponseRedirect(url)

@@ -1,0 +1,278 @@
+"""Reads of online chouette play: a game as one viewer sees it (page and API alike).
+
+What everybody sees: the board, the dice, every member's cube and fate, who must act and
+every decision waiting, with the end of its time window; the moves. What only one
+viewer gets: their own possible actions (also those they take as someone's proxy) and,
+for the team's members, the team's chat (never the box's or the partner's).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from chouette.models import (
+    ChouetteOnlineAction,
+    ChouetteOnlineGame,
+    ChouetteParticipant,
+    ChouetteSession,
+)
+from chouette.online.table import BOX, Table
+from games import wallclock
+from games.engine.clock import ClockState
+from games.engine.notation import format_play
+from games.engine.position import position_id
+from games.errors import NotFound
+from games.models import Player
+
+#: Moves listed on the page (the newest last); the API pages the whole log.
+MOVES_SHOWN = 40
+#: Team messages shown (the newest last).
+TEAM_MESSAGES_SHOWN = 50
+
+
+def online_game_get(*, game_id: int) -> ChouetteOnlineGame:
+    try:
+        return ChouetteOnlineGame.objects.select_related("session", "event").get(pk=game_id)
+    except ChouetteOnlineGame.DoesNotExist:
+        raise NotFound(
+            "online_game_not_found", "There is no online chouette game with this id."
+        ) from None
+
+
+def session_current_game(session: ChouetteSession) -> ChouetteOnlineGame | None:
+    """The game being played, else the last one (finished or abandoned), else ``None``."""
+    games = session.online_games.select_related("event")
+    playing = games.filter(status=ChouetteOnlineGame.Status.PLAYING).first()
+    return playing or games.order_by("-number").first()
+
+
+def proxies_for(session: ChouetteSession, player_id: int | None) -> list[int]:
+    """The members who named ``player_id`` their proxy in this session."""
+    if player_id is None or not hasattr(ChouetteParticipant, "proxy"):
+        return []
+    return list(
+        ChouetteParticipant.objects.filter(session=session, proxy_id=player_id).values_list(
+            "player_id", flat=True
+        )
+    )
+
+
+def _names(table: Table) -> dict[int, str]:
+    ids = {table.box, *table.members} | ({table.partner} if table.partner else set())
+    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+
+
+def decision_deadline(game: ChouetteOnlineGame, table: Table) -> datetime | None:
+    seconds = game.session.decision_seconds
+    if not table.decisions or not seconds or game.decisions_since is None:
+        return None
+    return game.decisions_since + timedelta(seconds=seconds)
+
+
+def online_game_view(
+    game: ChouetteOnlineGame, *, viewer: int | None, at: datetime | None = None
+) -> dict[str, Any]:
+    """Everything a page or a client shows of ``game`` to ``viewer`` (a player id, or
+    ``None`` for a spectator)."""
+    at = at or wallclock.now()
+    table = Table.from_dict(game.table)
+    names = _names(table)
+    acting = table.acting_captain
+    members = []
+    for c in table.cubes:
+        role = "captain" if c.player == table.captain else "member"
+        members.append(
+            {
+                "player": c.player,
+                "name": names.get(c.player, "?"),
+                "role": role,
+                "acting_captain": c.player == acting and c.player != table.captain,
+                "cube": c.value,
+                "owner": c.owner,
+                "fate": c.fate,
+                "pending": c.pending,
+                "consented": c.consented,
+                "beavers": c.beavers,
+                "raccoons": c.raccoons,
+            }
+        )
+    decisions = [
+        {
+            "decider": d.decider,
+            "decider_name": names.get(d.decider, "?"),
+            "member": d.member,
+            "member_name": names.get(d.member, "?"),
+            "kind": d.kind,
+            "answers": list(d.answers),
+            "offered": table.cube_of(d.member).value * 2,
+        }
+        for d in table.decisions
+    ]
+    deadline = decision_deadline(game, table)
+    in_team = viewer is not None and viewer in table.members
+    mine = _actions(table, viewer, names) if game.is_playing and viewer is not None else {}
+    proxy_for = proxies_for(game.session, viewer) if game.is_playing else []
+    for member in proxy_for:
+        theirs = [d for d in table.decisions if d.decider == member]
+        if theirs:
+            mine.setdefault("proxy_decisions", []).extend(
+                {
+                    "member": d.member,
+                    "member_name": names.get(d.member, "?"),
+                    "as_player": member,
+                    "kind": d.kind,
+                    "answers": list(d.answers),
+                }
+                for d in theirs
+            )
+    board = table.board
+    view: dict[str, Any] = {
+        "id": game.pk,
+        "session": game.session_id,
+        "number": game.number,
+        "status": game.status,
+        "version": game.version,
+        "profile": table.profile.kind,
+        "box": {"player": table.box, "name": names.get(table.box, "?")},
+        "partner": None
+        if table.partner is None
+        else {"player": table.partner, "name": names.get(table.partner, "?")},
+        "captain": table.captain,
+        "acting_captain": acting,
+        "members": members,
+        "side_on_roll": None if board.phase == "opening" else table.side_on_roll,
+        "phase": board.phase,
+        "dice": None if board.dice is None else list(board.dice),
+        "mover": table.mover,
+        "mover_name": names.get(table.mover) if table.mover is not None else None,
+        "position_id": position_id(board.position),
+        "pips": _pips(table),
+        "initial_cube": table.initial_cube,
+        "decisions": decisions,
+        "decision_deadline": deadline,
+        "decision_default": game.session.decision_default,
+        "decision_ms_left": None
+        if deadline is None
+        else max(0, int((deadline - at).total_seconds() * 1000)),
+        "clock": _clock(game, at),
+        "viewer": viewer,
+        "viewer_role": _role(table, viewer),
+        "in_team": in_team,
+        "actions": mine,
+        "result": _result(game, table, names),
+    }
+    return view
+
+
+def _role(table: Table, viewer: int | None) -> str:
+    if viewer is None:
+        return "spectator"
+    if viewer == table.box:
+        return "box"
+    if viewer == table.partner:
+        return "partner"
+    if viewer in table.members:
+        return "member" if table.cube_of(viewer).is_in else "out"
+    return "spectator"
+
+
+def _pips(table: Table) -> dict[str, int]:
+    box = table.board.board_of(BOX).pip_count()[0]
+    team = table.board.board_of(1 - BOX).pip_count()[0]
+    return {"box": box, "team": team}
+
+
+def _actions(table: Table, viewer: int, names: dict[int, str]) -> dict[str, Any]:
+    found = table.actions_for(viewer)
+    out: dict[str, Any] = {}
+    if found.get("roll"):
+        out["roll"] = True
+    if "play" in found:
+        out["play"] = [
+            {"position_id": position_id(p.result), "play": format_play(p)} for p in found["play"]
+        ]
+    if found.get("choose_double"):
+        out["choose_double"] = list(range(1, 7))
+    if "box_double" in found:
+        out["box_double"] = [
+            {"player": p, "name": names.get(p, "?"), "cube": table.cube_of(p).value}
+            for p in found["box_double"]
+        ]
+    if found.get("propose"):
+        out["propose_double"] = True
+    if found.get("double"):
+        out["double"] = True
+    if "decisions" in found:
+        out["decisions"] = [
+            {
+                "member": d.member,
+                "member_name": names.get(d.member, "?"),
+                "kind": d.kind,
+                "answers": list(d.answers),
+            }
+            for d in found["decisions"]
+        ]
+    return out
+
+
+def _clock(game: ChouetteOnlineGame, at: datetime) -> dict[str, Any] | None:
+    if game.clock is None:
+        return None
+    clock = ClockState.from_dict(game.clock)
+    at_ms = wallclock.to_ms(at)
+    remaining = clock.remaining(at_ms)
+    return {
+        "running": None if clock.running is None else ("box" if clock.running == BOX else "team"),
+        "delay_ms": clock.settings.delay_ms,
+        "delay_left_ms": None if remaining is None else remaining[0],
+        "reserves_ms": {
+            "box": clock.reserves_at(at_ms)[BOX],
+            "team": clock.reserves_at(at_ms)[1 - BOX],
+        },
+    }
+
+
+def _result(game: ChouetteOnlineGame, table: Table, names: dict[int, str]) -> dict[str, Any] | None:
+    if game.status != ChouetteOnlineGame.Status.FINISHED or game.event is None:
+        return None
+    entry = game.event.data
+    points = dict(game.event.lines.values_list("player_id", "points"))
+    return {
+        "winner": entry.get("winner"),
+        "kind": entry.get("kind"),
+        "flagged": table.flagged,
+        "undone": game.event.undone,
+        "points": [
+            {"player": p, "name": names.get(p, "?"), "points": points.get(p, 0)}
+            for p in (table.box, *([table.partner] if table.partner else []), *table.members)
+        ],
+    }
+
+
+def online_moves(game: ChouetteOnlineGame, *, limit: int = MOVES_SHOWN) -> list[dict[str, Any]]:
+    """The game's log, the newest ``limit`` rows, oldest first, with names."""
+    rows = list(
+        ChouetteOnlineAction.objects.filter(game=game)
+        .select_related("actor", "by_player")
+        .order_by("-seq")[:limit]
+    )
+    rows.reverse()
+    return [
+        {
+            "seq": r.seq,
+            "kind": r.kind,
+            "actor": r.actor_id,
+            "actor_name": r.actor.name if r.actor else "",
+            "by_name": r.by_player.name if r.by_player else "",
+            "data": r.data,
+            "at": r.created_at,
+        }
+        for r in rows
+    ]
+
+
+def team_messages(game: ChouetteOnlineGame, *, limit: int = TEAM_MESSAGES_SHOWN) -> list[Any]:
+    rows = list(game.team_messages.select_related("author").order_by("-id")[:limit])
+    rows.reverse()
+    return rows

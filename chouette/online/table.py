@@ -1,0 +1,671 @@
+"""PURE: one chouette game played online, the box against the team on one board (R13, R8).
+
+No Django, no database, no clock, no randomness: the caller passes the dice and the
+actor, and gets a new immutable :class:`Table` or a :class:`~chouette.rules.ChouetteError`
+with a stable ``code``. The checker play is the rules engine's
+(:class:`games.engine.game.GameState`, the box as engine player 0, the team as player 1),
+so every rule of movement, the opening roll and the bear-off is the one the two-player
+matches use. The engine's own single cube is never used: a chouette has a cube per team
+member, kept here. When the game ends, :meth:`Table.entry` is the
+:class:`~chouette.rules.GameEntry` a scorekeeper would have typed, and the same
+settlement and ledger code settles it (so the online game and the typed game can't
+disagree).
+
+Terms:
+
+* **Member**: a team player with a cube against the box (the partner, if any, plays on
+  the box's side and has none). ``members`` are in team order, the captain first.
+* **Cube** (:class:`Cube`): one member's cube: its ``value``, its ``owner`` (``box``,
+  ``member`` or ``None`` for centred), the member's ``fate`` (``in`` while the member is in
+  the game, then ``dropped``, ``box_dropped`` as in :mod:`chouette.rules.settlement`), the
+  beavers and raccoons on it, and a ``pending`` decision (:data:`PENDING_KINDS`). In
+  ``classic`` the cubes of the members still in the game always agree: they are the one
+  team cube, owned by the team (``member``) once the team took.
+* **Mover**: who moves the checkers: the box on its turn; on the team's turn the
+  **acting captain**, the first member of the line still in the game (the captain while
+  the captain is in).
+* **Pending decisions**: a cube action waits for answers; while any waits, nobody rolls.
+
+  ======================  ========  ==========================================
+  ``pending``             decider   answers
+  ======================  ========  ==========================================
+  ``consent``             member    ``yes`` / ``no`` (classic: a team double proposed)
+  ``box_doubled``         member    ``take`` / ``drop`` / ``beaver``
+  ``member_doubled``      box       ``take`` / ``drop`` / ``beaver``
+  ``member_beavered``     box       ``raccoon`` / ``no_raccoon`` (the box doubled)
+  ``box_beavered``        member    ``raccoon`` / ``no_raccoon`` (the member doubled)
+  ======================  ========  ==========================================
+
+Cube actions (before the mover rolls, on the doubler's turn, R8):
+
+* ``classic``: on the team's turn any member still in proposes the team double
+  (:meth:`Table.propose_double`, the proposer consents at once); every other member in the
+  game must consent, each on their own (:meth:`Table.consent`); one ``no`` withdraws the
+  proposal for this turn. When all consent the box answers once for the whole team: a take
+  turns every cube, a drop gives every member ``box_dropped`` and ends the game. On the
+  box's turn the box doubles the team (:meth:`Table.box_double`): every member answers
+  alone; droppers leave the game (and watch), takers play on at the doubled cube.
+* ``individual``: on the team's turn each member whose cube is centred or their own
+  doubles the box alone (:meth:`Table.member_double`); the box answers each. On its turn
+  the box doubles any members whose cubes it may turn (centred or its own), one or more
+  at once; each answers alone. Beavers (a take and an immediate redouble, keeping the
+  cube: value x 4) and raccoons (the beavered side redoubles once more: x 8) where the
+  profile enables them. **At least half** (``box_must_take_half``): of the members' first
+  doubles made in one team turn, the box may drop at most half (a lone one may be
+  dropped); the box is refused a drop beyond that.
+* **Automatic doubles** (R8, the profile's ``automatic_doubles``): every tie of the
+  opening roll doubles every cube, up to the limit; such a cube is not turned (Jacoby).
+
+The game ends when the board ends (the engine's bear-off, or a flag on a move clock:
+R12 counts it as a **gammon** for the other side, at once, no claim), or when no member
+is left in it (everybody dropped or was dropped: no board result, ``winner`` ``None``).
+
+Decisions where docs/rules.md is silent:
+
+* Any member still in may propose a team double, not only the captain: R13 makes the
+  double unanimous, so who proposes it is immaterial. A refused proposal may not be made
+  again in the same turn (it would only repeat the question).
+* A cube decision not answered within the session's time window takes its **default**
+  (:meth:`Table.apply_defaults`): a consent is ``no`` (the double needs every yes), a
+  take-or-drop is the session's default (``take`` unless the session says ``drop``), a
+  raccoon is ``no_raccoon``. A box who would have to drop beyond half takes.
+* A flag ends the game as a gammon (R12 in money play) settled per cube as any gammon
+  (Jacoby per cube applies: a cube never turned scores a single).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal, get_args
+
+from chouette.rules import ChouetteError, GameEntry, MemberEntry, PlayerId, Profile
+from games.engine import actions as engine_actions
+from games.engine.errors import EngineError
+from games.engine.game import GameState, new_game
+from games.engine.match import MatchState
+from games.engine.rules import RuleOptions
+
+#: Engine players: the box is 0, the team 1.
+BOX, TEAM = 0, 1
+
+Owner = Literal["box", "member"]
+CubeFate = Literal["in", "dropped", "box_dropped"]
+Pending = Literal["consent", "box_doubled", "member_doubled", "member_beavered", "box_beavered"]
+Answer = Literal["yes", "no", "take", "drop", "beaver", "raccoon", "no_raccoon"]
+
+PENDING_KINDS: tuple[Pending, ...] = (
+    "consent",
+    "box_doubled",
+    "member_doubled",
+    "member_beavered",
+    "box_beavered",
+)
+ANSWERS: tuple[Answer, ...] = ("yes", "no", "take", "drop", "beaver", "raccoon", "no_raccoon")
+assert get_args(Pending) == PENDING_KINDS
+assert get_args(Answer) == ANSWERS
+
+#: The answers each pending decision accepts.
+ANSWERS_TO: Mapping[str, tuple[str, ...]] = {
+    "consent": ("yes", "no"),
+    "box_doubled": ("take", "drop", "beaver"),
+    "member_doubled": ("take", "drop", "beaver"),
+    "member_beavered": ("raccoon", "no_raccoon"),
+    "box_beavered": ("raccoon", "no_raccoon"),
+}
+#: Decisions the box takes (the others: the member of the cube).
+BOX_DECIDES: frozenset[str] = frozenset({"member_doubled", "member_beavered"})
+
+
+def _refuse(code: str, message: str) -> ChouetteError:
+    return ChouetteError(code, message)
+
+
+@dataclass(frozen=True, slots=True)
+class Cube:
+    """One member's cube (see the module docstring)."""
+
+    player: PlayerId
+    value: int = 1
+    owner: Owner | None = None
+    fate: CubeFate = "in"
+    beavers: int = 0
+    raccoons: int = 0
+    pending: Pending | None = None
+    consented: bool = False
+
+    @property
+    def is_in(self) -> bool:
+        return self.fate == "in"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "value": self.value,
+            "owner": self.owner,
+            "fate": self.fate,
+            "beavers": self.beavers,
+            "raccoons": self.raccoons,
+            "pending": self.pending,
+            "consented": self.consented,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Cube:
+        return cls(**dict(data))
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision waiting for an answer: who decides, on whose cube, and what."""
+
+    decider: PlayerId
+    member: PlayerId
+    kind: Pending
+    answers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One online chouette game (see the module docstring).
+
+    Attributes:
+        profile: the session's rule profile.
+        box: the box; ``partner``: the box's partner or ``None``.
+        captain: the original captain (``members[0]``).
+        members: the team in line order, the captain first.
+        board: the engine's game (checkers, dice, turn; its own cube unused).
+        cubes: one per member, in ``members`` order.
+        initial_cube: every cube's value at the start (automatic doubles, R8).
+        turn_doubles: members who made their first double in the current team turn.
+        double_groups: those groups of earlier team turns (``box_must_take_half``).
+        refused_turn: a team double was refused in the current turn (classic).
+        flagged: ``box`` or ``team`` when a move clock ran out (R12), else ``None``.
+    """
+
+    profile: Profile
+    box: PlayerId
+    members: tuple[PlayerId, ...]
+    board: GameState
+    cubes: tuple[Cube, ...]
+    partner: PlayerId | None = None
+    initial_cube: int = 1
+    turn_doubles: tuple[PlayerId, ...] = ()
+    double_groups: tuple[tuple[PlayerId, ...], ...] = ()
+    refused_turn: bool = False
+    flagged: Literal["box", "team"] | None = None
+
+    # ================================================================== queries
+    @property
+    def captain(self) -> PlayerId:
+        return self.members[0]
+
+    @property
+    def classic(self) -> bool:
+        return self.profile.kind == "classic"
+
+    def cube_of(self, player: PlayerId) -> Cube:
+        for c in self.cubes:
+            if c.player == player:
+                return c
+        raise _refuse("not_a_member", f"{player!r} has no cube in this game")
+
+    @property
+    def in_members(self) -> tuple[PlayerId, ...]:
+        return tuple(c.player for c in self.cubes if c.is_in)
+
+    @property
+    def acting_captain(self) -> PlayerId | None:
+        """Who moves the team's checkers: the first member still in the game."""
+        members = self.in_members
+        return members[0] if members else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.board.is_over or self.flagged is not None or not self.in_members
+
+    @property
+    def decisions(self) -> tuple[Decision, ...]:
+        """Every decision waiting for an answer, in team order."""
+        found = []
+        for c in self.cubes:
+            if c.pending is None or (c.pending == "consent" and c.consented):
+                continue
+            decider = self.box if c.pending in BOX_DECIDES else c.player
+            found.append(Decision(decider, c.player, c.pending, self._answers(c)))
+        return tuple(found)
+
+    def _answers(self, cube: Cube) -> tuple[str, ...]:
+        options = ANSWERS_TO[cube.pending or "consent"]
+        if "beaver" in options and not self._may_beaver(cube):
+            options = tuple(a for a in options if a != "beaver")
+        return options
+
+    @property
+    def waiting(self) -> bool:
+        """A cube decision waits: no roll until it is answered."""
+        return any(c.pending is not None for c in self.cubes)
+
+    @property
+    def mover(self) -> PlayerId | None:
+        """Who rolls and moves now (``None`` when nobody may: a decision waits, or over)."""
+        if self.is_over or self.waiting or self.board.phase in ("opening", "over"):
+            return None
+        return self.box if self.board.turn == BOX else self.acting_captain
+
+    @property
+    def side_on_roll(self) -> Literal["box", "team"]:
+        return "box" if self.board.turn == BOX else "team"
+
+    def _before_roll(self, side: int) -> bool:
+        b = self.board
+        return (
+            not self.is_over
+            and b.phase == "roll"
+            and b.turn == side
+            and not b.bonus_roll
+            and b.resignation is None
+        )
+
+    def box_may_double(self, member: PlayerId) -> bool:
+        """Whether the box may double ``member``'s cube now."""
+        c = self.cube_of(member)
+        return (
+            self._before_roll(BOX)
+            and not self.waiting
+            and c.is_in
+            and c.owner != "member"
+            and c.value * 2 <= self.profile.max_cube
+        )
+
+    def member_may_double(self, member: PlayerId) -> bool:
+        """Whether ``member`` may double (individual) or propose the team double (classic)."""
+        try:
+            c = self.cube_of(member)
+        except ChouetteError:
+            return False
+        if not (self._before_roll(TEAM) and c.is_in and c.owner != "box"):
+            return False
+        if c.value * 2 > self.profile.max_cube:
+            return False
+        if self.classic:
+            return not self.waiting and not self.refused_turn
+        return c.pending is None
+
+    def _may_beaver(self, cube: Cube) -> bool:
+        return (
+            self.profile.beavers
+            and cube.pending in ("box_doubled", "member_doubled")
+            and cube.value * 4 <= self.profile.max_cube
+        )
+
+    def actions_for(self, player: PlayerId) -> dict[str, Any]:
+        """What ``player`` may do now, for a page or a client: ``roll``, ``play`` (the
+        legal plays), ``choose_double``, ``double`` (own cube, individual), ``propose``
+        (the team double, classic), ``box_double`` (the members the box may double) and
+        ``decisions`` (those ``player`` answers)."""
+        found: dict[str, Any] = {}
+        if self.is_over:
+            return found
+        if player == self.mover:
+            phase = self.board.phase
+            if phase == "roll":
+                found["roll"] = True
+            elif phase == "move":
+                found["play"] = self.board.legal_plays()
+            elif phase == "choose_double":
+                found["choose_double"] = True
+        if player == self.box:
+            targets = tuple(p for p in self.in_members if self.box_may_double(p))
+            if targets:
+                found["box_double"] = targets
+        elif self.member_may_double(player):
+            found["propose" if self.classic else "double"] = True
+        mine = tuple(d for d in self.decisions if d.decider == player)
+        if mine:
+            found["decisions"] = mine
+        return found
+
+    # ================================================================== the board
+    def opening_roll(self, box_die: int, team_die: int) -> Table:
+        """R3: the box rolls one die, the team another; a tie rolls again, doubling every
+        cube while automatic doubles are due (R8, the profile's limit)."""
+        board = self._engine(lambda b: b.opening_roll(box_die, team_die))
+        table = replace(self, board=board)
+        if box_die == team_die and self._automatic_double_due():
+            table = replace(
+                table,
+                initial_cube=self.initial_cube * 2,
+                cubes=tuple(replace(c, value=c.value * 2) for c in self.cubes),
+            )
+        return table
+
+    def _automatic_double_due(self) -> bool:
+        return self.initial_cube * 2 <= self.profile.max_initial_cube
+
+    def roll(self, actor: PlayerId, die1: int, die2: int) -> Table:
+        """The mover rolls (dice from the caller); the team's roll closes its doubling
+        window for the turn."""
+        self._check_mover(actor)
+        board = self._engine(lambda b: b.roll(b.turn, die1, die2))
+        table = replace(self, board=board)
+        if self.board.turn == TEAM:
+            table = table._close_team_turn()
+        return table
+
+    def play(self, actor: PlayerId, position_id: str) -> Table:
+        """The mover plays the rolled dice: ``position_id`` is the Position ID after the
+        play, one of the engine's legal plays (R4-R7)."""
+        self._check_mover(actor)
+        board = self._engine(lambda b: b.play(b.turn, position_id))
+        return replace(self, board=board)
+
+    def choose_double(self, actor: PlayerId, value: int) -> Table:
+        """Acey-Deucey (R3): the mover names the double after a 1-2."""
+        self._check_mover(actor)
+        board = self._engine(lambda b: b.choose_double(b.turn, value))
+        return replace(self, board=board)
+
+    def flag(self, side: Literal["box", "team"]) -> Table:
+        """R12: ``side``'s move clock ran out: the game ends at once, a gammon for the
+        other side."""
+        if self.is_over:
+            raise _refuse("game_over", "the game is over")
+        if side not in ("box", "team"):
+            raise _refuse("invalid_data", f"unknown side {side!r}")
+        return replace(self, flagged=side)
+
+    def _check_mover(self, actor: PlayerId) -> None:
+        if self.is_over:
+            raise _refuse("game_over", "the game is over")
+        if self.waiting:
+            raise _refuse("decision_pending", "a cube decision waits for an answer")
+        if actor != self.mover:
+            raise _refuse("not_your_turn", f"{self.mover!r} moves now, not {actor!r}")
+
+    def _engine(self, step: Any) -> GameState:
+        try:
+            return step(self.board)
+        except EngineError as exc:
+            raise ChouetteError(exc.code, exc.message) from None
+
+    def _close_team_turn(self) -> Table:
+        groups = self.double_groups + ((self.turn_doubles,) if self.turn_doubles else ())
+        return replace(self, turn_doubles=(), double_groups=groups, refused_turn=False)
+
+    # ================================================================== cubes: team side
+    def propose_double(self, actor: PlayerId) -> Table:
+        """Classic: ``actor``, a member still in, proposes the team double (and consents)."""
+        if not self.classic:
+            raise _refuse("not_classic", "with own cubes each member doubles alone")
+        if not self.member_may_double(actor):
+            raise _refuse("cube_not_available", self._why_no_team_double(actor))
+        cubes = tuple(
+            replace(c, pending="consent", consented=c.player == actor) if c.is_in else c
+            for c in self.cubes
+        )
+        return replace(self, cubes=cubes)._after_consent()
+
+    def _why_no_team_double(self, actor: PlayerId) -> str:
+        if actor not in self.in_members:
+            return f"{actor!r} is not in the game"
+        if self.refused_turn:
+            return "the team refused this double in this turn"
+        return "the team may double only before its roll, owning or with the cube centred"
+
+    def consent(self, actor: PlayerId, answer: str) -> Table:
+        """Classic: a member answers a proposed team double: ``yes`` or ``no``."""
+        c = self.cube_of(actor)
+        if c.pending != "consent":
+            raise _refuse("no_decision_pending", f"no team double waits for {actor!r}")
+        if c.consented:
+            raise _refuse("already_answered", f"{actor!r} has already consented")
+        if answer == "no":
+            cubes = tuple(replace(x, pending=None, consented=False) for x in self.cubes)
+            return replace(self, cubes=cubes, refused_turn=True)
+        if answer != "yes":
+            raise _refuse("invalid_answer", f"answer yes or no, not {answer!r}")
+        cubes = tuple(replace(x, consented=True) if x.player == actor else x for x in self.cubes)
+        return replace(self, cubes=cubes)._after_consent()
+
+    def _after_consent(self) -> Table:
+        waiting = [c for c in self.cubes if c.pending == "consent"]
+        if waiting and all(c.consented for c in waiting):
+            cubes = tuple(
+                replace(c, pending="member_doubled", consented=False)
+                if c.pending == "consent"
+                else c
+                for c in self.cubes
+            )
+            return replace(self, cubes=cubes)
+        return self
+
+    def member_double(self, actor: PlayerId) -> Table:
+        """Individual: ``actor`` doubles the box with their own cube."""
+        if self.classic:
+            raise _refuse("not_individual", "one team cube: propose the team double")
+        if not self.member_may_double(actor):
+            raise _refuse(
+                "cube_not_available",
+                "a member doubles before the team's roll, owning or with the cube centred",
+            )
+        c = self.cube_of(actor)
+        first = c.value == self.initial_cube and c.owner is None
+        table = self._set(actor, pending="member_doubled")
+        if first:
+            table = replace(table, turn_doubles=(*self.turn_doubles, actor))
+        return table
+
+    # ================================================================== cubes: box side
+    def box_double(self, members: Sequence[PlayerId] | None = None) -> Table:
+        """The box doubles: in ``classic`` the team cube (every member in answers); in
+        ``individual`` the cubes of ``members`` (default: every cube it may turn)."""
+        if self.classic:
+            if members is not None and set(members) != set(self.in_members):
+                raise _refuse("classic_one_cube", "one team cube: the box doubles every member")
+            targets = self.in_members
+        elif members is None:
+            targets = tuple(p for p in self.in_members if self.box_may_double(p))
+        else:
+            targets = tuple(members)
+            if len(set(targets)) != len(targets):
+                raise _refuse("duplicate_player", "a member is named twice")
+        if not targets or not all(self.box_may_double(p) for p in targets):
+            raise _refuse(
+                "cube_not_available",
+                "the box doubles before its roll, owning or with the cube centred",
+            )
+        table = self
+        for p in targets:
+            table = table._set(p, pending="box_doubled")
+        return table
+
+    # ================================================================== answers
+    def answer(self, actor: PlayerId, member: PlayerId, answer: str) -> Table:
+        """``actor`` answers the decision on ``member``'s cube (see the module docstring).
+        In classic the box's answer to the team double is given for every member at once."""
+        c = self.cube_of(member)
+        if c.pending is None or c.pending == "consent":
+            raise _refuse("no_decision_pending", f"no cube decision waits on {member!r}")
+        decider = self.box if c.pending in BOX_DECIDES else c.player
+        if actor != decider:
+            raise _refuse("not_your_decision", f"{decider!r} answers this, not {actor!r}")
+        if answer not in self._answers(c):
+            raise _refuse("invalid_answer", f"{answer!r} does not answer {c.pending}")
+        if self.classic and c.pending == "member_doubled":
+            table = self
+            for p in [x.player for x in self.cubes if x.pending == "member_doubled"]:
+                table = table._resolve(p, answer)
+            return table
+        if c.pending == "member_doubled" and answer == "drop":
+            self._check_half(member)
+        return self._resolve(member, answer)
+
+    def _check_half(self, member: PlayerId) -> None:
+        """``box_must_take_half``: the box may drop at most half of one team turn's
+        first doubles (a lone double may be dropped)."""
+        if not self.profile.box_must_take_half or member not in self.turn_doubles:
+            return
+        group = self.turn_doubles
+        dropped = sum(
+            1
+            for p in group
+            if self.cube_of(p).fate == "box_dropped"
+            and self.cube_of(p).value == 2 * self.initial_cube
+        )
+        if len(group) > 1 and dropped + 1 > len(group) // 2:
+            raise _refuse(
+                "box_must_take_half",
+                f"of {len(group)} first doubles made together the box may drop {len(group) // 2}",
+            )
+
+    def _resolve(self, member: PlayerId, answer: str) -> Table:
+        c = self.cube_of(member)
+        offered = c.value * 2
+        doubler_owner: Owner = "box" if c.pending == "box_doubled" else "member"
+        taker_owner: Owner = "member" if doubler_owner == "box" else "box"
+        if c.pending in ("box_doubled", "member_doubled"):
+            if answer == "take":
+                return self._set(member, value=offered, owner=taker_owner, pending=None)
+            if answer == "drop":
+                fate: CubeFate = "dropped" if c.pending == "box_doubled" else "box_dropped"
+                return self._set(member, value=offered, fate=fate, pending=None, owner=None)
+            # beaver: take and redouble at once, keeping the cube
+            after = self._set(member, value=c.value * 4, owner=taker_owner, beavers=c.beavers + 1)
+            raccoon_possible = self.profile.raccoons and c.value * 8 <= self.profile.max_cube
+            nxt: Pending | None = None
+            if raccoon_possible:
+                nxt = "member_beavered" if c.pending == "box_doubled" else "box_beavered"
+            return after._set(member, pending=nxt)
+        # a raccoon decision: the beavered side redoubles once more, or not
+        if answer == "raccoon":
+            owner: Owner = "box" if c.pending == "member_beavered" else "member"
+            return self._set(
+                member, value=c.value * 2, owner=owner, raccoons=c.raccoons + 1, pending=None
+            )
+        return self._set(member, pending=None)
+
+    def _set(self, member: PlayerId, **changes: Any) -> Table:
+        cubes = tuple(replace(c, **changes) if c.player == member else c for c in self.cubes)
+        return replace(self, cubes=cubes)
+
+    # ================================================================== time window
+    def apply_defaults(self, take_or_drop: Literal["take", "drop"] = "take") -> Table:
+        """Every waiting decision takes its default (see the module docstring): a consent
+        ``no``, a take-or-drop ``take_or_drop`` (the box takes where it may not drop), a
+        raccoon ``no_raccoon``."""
+        if take_or_drop not in ("take", "drop"):
+            raise _refuse("invalid_answer", "the default is take or drop")
+        table = self
+        for _ in range(4 * len(self.cubes) + 1):  # each pass answers at least one
+            decisions = table.decisions
+            if not decisions:
+                return table
+            d = decisions[0]
+            if d.kind == "consent":
+                table = table.consent(d.decider, "no")
+            elif d.kind in ("member_beavered", "box_beavered"):
+                table = table.answer(d.decider, d.member, "no_raccoon")
+            else:
+                try:
+                    table = table.answer(d.decider, d.member, take_or_drop)
+                except ChouetteError as exc:
+                    if exc.code != "box_must_take_half":
+                        raise
+                    table = table.answer(d.decider, d.member, "take")
+        return table  # pragma: no cover - every pass answers one
+
+    # ================================================================== the end
+    def entry(self) -> GameEntry:
+        """The finished game as the scorekeeper would type it (R13), for the ledger."""
+        if not self.is_over:
+            raise _refuse("game_not_over", "the game is still being played")
+        winner: Literal["box", "team"] | None = None
+        kind: Literal["single", "gammon", "backgammon"] | None = None
+        if self.in_members:
+            if self.flagged is not None:
+                winner = "team" if self.flagged == "box" else "box"
+                kind = "gammon"
+            else:
+                result = self.board.result
+                assert result is not None
+                winner = "box" if result.winner == BOX else "team"
+                kind = result.kind if result.kind != "match" else "gammon"
+        members = tuple(
+            MemberEntry(
+                player=c.player,
+                cube=c.value,
+                fate="took" if c.is_in else c.fate,
+                beavers=c.beavers,
+                raccoons=c.raccoons,
+            )
+            for c in self.cubes
+        )
+        acting = self.acting_captain
+        captain_out = not self.cube_of(self.captain).is_in
+        groups = self.double_groups + ((self.turn_doubles,) if self.turn_doubles else ())
+        return GameEntry(
+            box=self.box,
+            captain=self.captain,
+            members=members,
+            winner=winner,
+            kind=kind,
+            partner=self.partner,
+            initial_cube=self.initial_cube,
+            acting_captain=acting if captain_out and acting is not None else None,
+            initial_double_groups=() if self.classic else groups,
+        )
+
+    # ================================================================== storage
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile.to_dict(),
+            "box": self.box,
+            "partner": self.partner,
+            "members": list(self.members),
+            "board": engine_actions.state_to_dict(self.board),
+            "cubes": [c.to_dict() for c in self.cubes],
+            "initial_cube": self.initial_cube,
+            "turn_doubles": list(self.turn_doubles),
+            "double_groups": [list(g) for g in self.double_groups],
+            "refused_turn": self.refused_turn,
+            "flagged": self.flagged,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Table:
+        return cls(
+            profile=Profile.from_dict(data["profile"]),
+            box=data["box"],
+            partner=data["partner"],
+            members=tuple(data["members"]),
+            board=engine_actions.state_from_dict(data["board"]),
+            cubes=tuple(Cube.from_dict(c) for c in data["cubes"]),
+            initial_cube=data["initial_cube"],
+            turn_doubles=tuple(data["turn_doubles"]),
+            double_groups=tuple(tuple(g) for g in data["double_groups"]),
+            refused_turn=data["refused_turn"],
+            flagged=data["flagged"],
+        )
+
+
+def table_new(
+    *,
+    profile: Profile,
+    box: PlayerId,
+    members: Sequence[PlayerId],
+    partner: PlayerId | None = None,
+    options: RuleOptions | None = None,
+) -> Table:
+    """A new game before the opening roll: every cube centred at 1."""
+    if not members:
+        raise _refuse("too_few_players", "a chouette game needs a box and a team")
+    board = new_game(options or RuleOptions(), MatchState.money())
+    return Table(
+        profile=profile,
+        box=box,
+        members=tuple(members),
+        partner=partner,
+        board=board,
+        cubes=tuple(Cube(player=p) for p in members),
+    )

@@ -1,0 +1,346 @@
+"""Online chouette on the database (chouette.online.services, issue 19): games played
+to the end go through the same ledger as games typed in; refusals change nothing; the
+cube decision's time window; the team's chat."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from chouette import rules
+from chouette import services as chouette_services
+from chouette.models import ChouetteLine, ChouetteOnlineAction, ChouetteOnlineGame
+from chouette.online import services
+from chouette.online.table import Table
+from chouette.stored import profile_of
+from games import wallclock
+from games.engine.position import position_id
+from games.errors import ApplicationError
+from games.play.dice import ScriptedDice
+from tests.chouette.factories import players, session_with, simple_entry, snapshot
+
+pytestmark = pytest.mark.django_db
+
+FOUR = ("Ann", "Bob", "Cy", "Dee")
+FOUR_ROLLS = {"Bob": 6, "Ann": 5, "Cy": 4, "Dee": 3}  # Bob box, Ann captain, Cy, Dee
+
+
+def _table(game: ChouetteOnlineGame) -> Table:
+    game.refresh_from_db()
+    return Table.from_dict(game.table)
+
+
+def _user(cast, pid):
+    return next(p.user for p in cast.values() if p.pk == pid)
+
+
+def _play_out(game, cast, rnd: random.Random) -> ChouetteOnlineGame:
+    """Roll and play (the first legal play) until the game ends; no cube actions."""
+    for _ in range(2000):
+        table = _table(game)
+        if not game.is_playing:
+            return game
+        mover = table.mover
+        assert mover is not None, table.decisions
+        if table.board.phase == "roll":
+            services.online_game_act(
+                game_id=game.pk,
+                by=_user(cast, mover),
+                action="roll",
+                expected_version=game.version,
+                dice=rnd,
+            )
+        else:
+            plays = table.board.legal_plays()
+            services.online_game_act(
+                game_id=game.pk,
+                by=_user(cast, mover),
+                action="play",
+                expected_version=game.version,
+                position_id=position_id(rnd.choice(plays).result),
+            )
+    raise AssertionError("the game did not end")
+
+
+def _to_box_roll(game, cast, rnd):
+    for _ in range(200):
+        table = _table(game)
+        if table.board.turn == 0 and table.board.phase == "roll":
+            return
+        mover = table.mover
+        kind = "roll" if table.board.phase == "roll" else "play"
+        extra = {}
+        if kind == "play":
+            extra["position_id"] = position_id(table.board.legal_plays()[0].result)
+        else:
+            extra["dice"] = rnd
+        services.online_game_act(
+            game_id=game.pk,
+            by=_user(cast, mover),
+            action=kind,
+            expected_version=game.version,
+            **extra,
+        )
+    raise AssertionError("never the box's roll")
+
+
+def test_box_double_one_drops_the_others_take_and_the_ledger_is_the_settlement():
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    rnd = random.Random(7)
+    game = services.online_game_start(session_id=session.pk, by=cast["Ann"].user, dice=rnd)
+    assert game.version == 1 and game.is_playing
+    _to_box_roll(game, cast, rnd)
+    services.online_game_act(
+        game_id=game.pk, by=cast["Bob"].user, action="box_double", expected_version=game.version
+    )
+    for name, answer in (("Ann", "drop"), ("Cy", "take"), ("Dee", "take")):
+        game.refresh_from_db()
+        services.online_game_act(
+            game_id=game.pk,
+            by=cast[name].user,
+            action="answer",
+            answer=answer,
+            expected_version=game.version,
+        )
+    table = _table(game)
+    assert table.acting_captain == cast["Cy"].pk
+    game = _play_out(game, cast, rnd)
+    game.refresh_from_db()
+    assert game.status == "finished" and game.event is not None
+    entry = rules.GameEntry.from_dict(game.event.data)
+    assert entry.member(cast["Ann"].pk).fate == "dropped"
+    assert entry.acting_captain == cast["Cy"].pk
+    expected = rules.settle(entry, profile_of(session))
+    lines = dict(ChouetteLine.objects.filter(event=game.event).values_list("player_id", "points"))
+    assert lines == expected and sum(lines.values()) == 0
+    assert lines[cast["Ann"].pk] == -1
+    session.refresh_from_db()
+    # R13 rotation: the captain dropped, so lost: the box stays, Cy becomes captain.
+    assert session.seating["box"] == cast["Bob"].pk
+    assert session.seating["line"][0] == cast["Cy"].pk
+    # Undo works on it as on a game typed in.
+    chouette_services.game_undo_last(session_id=session.pk, by=cast["Ann"].user)
+    session.refresh_from_db()
+    assert session.seating["line"][0] == cast["Ann"].pk
+
+
+def test_refusals_change_nothing():
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    game = services.online_game_start(
+        session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([6, 2])
+    )
+    table = _table(game)
+    assert table.board.turn == 0  # box 6, team 2: the box plays 6-2
+    before = (snapshot(), list(ChouetteOnlineAction.objects.values()), _table(game))
+    outsider = players(("Zoe",))["Zoe"]
+    cases = [
+        ({"by": cast["Ann"].user, "action": "roll", "expected_version": 1}, "not_your_turn"),
+        ({"by": cast["Bob"].user, "action": "roll", "expected_version": 0}, "stale_version"),
+        ({"by": cast["Bob"].user, "action": "dance", "expected_version": 1}, "invalid_action"),
+        ({"by": outsider.user, "action": "play", "expected_version": 1}, "not_in_game"),
+        (
+            {
+                "by": cast["Bob"].user,
+                "action": "play",
+                "expected_version": 1,
+                "position_id": "x" * 5000,
+            },
+            "illegal_play",
+        ),
+        (
+            {"by": cast["Cy"].user, "action": "answer", "expected_version": 1, "answer": "take"},
+            "no_decision_pending",
+        ),
+        (
+            {"by": cast["Ann"].user, "action": "propose_double", "expected_version": 1},
+            "cube_not_available",
+        ),
+        (
+            {"by": cast["Cy"].user, "action": "consent", "expected_version": 1, "answer": "yes"},
+            "no_decision_pending",
+        ),
+        (
+            {
+                "by": cast["Cy"].user,
+                "action": "answer",
+                "expected_version": 1,
+                "as_player": cast["Dee"].pk,
+            },
+            "not_a_proxy",
+        ),
+    ]
+    for kwargs, code in cases:
+        with pytest.raises(ApplicationError) as exc:
+            services.online_game_act(game_id=game.pk, **kwargs)
+        assert exc.value.code == code, kwargs
+        assert exc.value.status in (400, 403, 409)
+    assert (snapshot(), list(ChouetteOnlineAction.objects.values()), _table(game)) == before
+    # While it plays, nothing is typed in, nobody changes seats, the session doesn't end.
+    for call in (
+        lambda: chouette_services.game_record(
+            session_id=session.pk, by=cast["Ann"].user, entry=simple_entry(session)
+        ),
+        lambda: chouette_services.session_sit_out(
+            session_id=session.pk, by=cast["Ann"].user, player_id=cast["Dee"].pk
+        ),
+        lambda: chouette_services.session_end(session_id=session.pk, by=cast["Ann"].user),
+        lambda: services.online_game_start(session_id=session.pk, by=cast["Ann"].user),
+    ):
+        with pytest.raises(ApplicationError) as exc:
+            call()
+        assert exc.value.code == "online_game_in_progress"
+    assert (snapshot()[2:], _table(game)) == (before[0][2:], before[2])
+
+
+def test_team_double_needs_every_consent_then_the_box_drops():
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    game = services.online_game_start(
+        session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6, 3, 1])
+    )
+    table = _table(game)
+    assert table.board.turn == 1 and table.board.phase == "move"
+    services.online_game_act(
+        game_id=game.pk,
+        by=cast["Ann"].user,
+        action="play",
+        expected_version=game.version,
+        position_id=position_id(table.board.legal_plays()[0].result),
+    )
+    game.refresh_from_db()
+    services.online_game_act(
+        game_id=game.pk,
+        by=cast["Bob"].user,
+        action="roll",
+        expected_version=game.version,
+        dice=ScriptedDice([3, 1]),
+    )
+    table = _table(game)
+    services.online_game_act(
+        game_id=game.pk,
+        by=cast["Bob"].user,
+        action="play",
+        expected_version=game.version,
+        position_id=position_id(table.board.legal_plays()[0].result),
+    )
+    game.refresh_from_db()
+    services.online_game_act(
+        game_id=game.pk, by=cast["Cy"].user, action="propose_double", expected_version=game.version
+    )
+    for name in ("Ann", "Dee"):
+        game.refresh_from_db()
+        assert game.alarm_at is not None  # the decision's window
+        services.online_game_act(
+            game_id=game.pk,
+            by=cast[name].user,
+            action="consent",
+            answer="yes",
+            expected_version=game.version,
+        )
+    game.refresh_from_db()
+    services.online_game_act(
+        game_id=game.pk,
+        by=cast["Bob"].user,
+        action="answer",
+        member=cast["Ann"].pk,
+        answer="drop",
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    assert game.status == "finished"
+    lines = dict(ChouetteLine.objects.filter(event=game.event).values_list("player_id", "points"))
+    assert lines == {cast["Bob"].pk: -3, cast["Ann"].pk: 1, cast["Cy"].pk: 1, cast["Dee"].pk: 1}
+    session.refresh_from_db()
+    assert session.seating["box"] == cast["Ann"].pk  # the captain won: takes the box
+
+
+def test_a_decision_not_answered_in_time_takes_the_default_and_the_alarm_runs_once():
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    session.decision_seconds = 30
+    session.decision_default = "drop"
+    session.save()
+    rnd = random.Random(3)
+    game = services.online_game_start(session_id=session.pk, by=cast["Ann"].user, dice=rnd)
+    _to_box_roll(game, cast, rnd)
+    now = wallclock.now()
+    game.refresh_from_db()
+    services.online_game_act(
+        game_id=game.pk,
+        by=cast["Bob"].user,
+        action="box_double",
+        expected_version=game.version,
+        at=now,
+    )
+    game.refresh_from_db()
+    services.online_game_act(
+        game_id=game.pk,
+        by=cast["Cy"].user,
+        action="answer",
+        answer="take",
+        expected_version=game.version,
+        at=now + timedelta(seconds=5),
+    )
+    game.refresh_from_db()
+    assert game.alarm_at == now + timedelta(seconds=30)
+    version = game.version
+    assert services.online_game_alarm(game_id=game.pk, version=version, at=now) == "not_due"
+    later = now + timedelta(seconds=31)
+    assert services.online_game_alarm(game_id=game.pk, version=version, at=later) == "defaults"
+    assert services.online_game_alarm(game_id=game.pk, version=version, at=later) in (
+        "stale",
+        "not_due",
+    )
+    table = _table(game)
+    assert table.in_members == (cast["Cy"].pk,)
+    row = ChouetteOnlineAction.objects.filter(game=game).order_by("-seq").first()
+    assert row.kind == "defaults" and row.data["default"] == "drop"
+
+
+def test_team_chat_is_the_teams_only():
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    game = services.online_game_start(
+        session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6])
+    )
+    message = services.online_team_message_post(
+        game_id=game.pk, by=cast["Cy"].user, text="  run   with the back checker "
+    )
+    assert message.text == "run with the back checker"
+    table = _table(game)
+    suggested = services.online_team_message_post(
+        game_id=game.pk,
+        by=cast["Dee"].user,
+        play=position_id(table.board.legal_plays()[0].result),
+    )
+    assert suggested.play
+    for kwargs, code in (
+        ({"by": cast["Bob"].user, "text": "I can read you"}, "not_in_team"),
+        ({"by": cast["Cy"].user, "text": "x" * 301}, "message_too_long"),
+        ({"by": cast["Cy"].user, "text": "   "}, "invalid_message"),
+        ({"by": cast["Cy"].user, "play": "nonsense"}, "illegal_play"),
+    ):
+        with pytest.raises(ApplicationError) as exc:
+            services.online_team_message_post(game_id=game.pk, **kwargs)
+        assert exc.value.code == code
+    assert game.team_messages.count() == 2
+
+
+def test_abandon_records_nothing():
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    game = services.online_game_start(session_id=session.pk, by=cast["Ann"].user)
+    outsider = players(("Zoe",))["Zoe"]
+    with pytest.raises(ApplicationError) as exc:
+        services.online_game_abandon(game_id=game.pk, by=outsider.user)
+    assert exc.value.code == "not_in_session"
+    services.online_game_abandon(game_id=game.pk, by=cast["Dee"].user)
+    game.refresh_from_db()
+    assert game.status == "abandoned" and game.event is None
+    assert not session.events.filter(kind="game").exists()
+    # The next game can start.
+    services.online_game_start(session_id=session.pk, by=cast["Ann"].user)

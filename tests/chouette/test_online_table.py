@@ -1,0 +1,220 @@
+"""The pure online chouette table (chouette.online.table, R13, R8): scripted games and
+random play, every finished game settled by the same code as a game typed in."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chouette.online.table import BOX, TEAM, Table, table_new
+from chouette.rules import ChouetteError, Profile, settle
+from chouette.rules.seating import seating_from_order
+from chouette.rules.settlement import next_seating
+
+CLASSIC = Profile()
+INDIVIDUAL = Profile(kind="individual", jacoby=True, beavers=True, raccoons=True)
+
+
+def started(profile: Profile = CLASSIC, members=("c", "m1", "m2")) -> Table:
+    table = table_new(profile=profile, box="B", members=members)
+    # the team (player 1) wins the opening roll 2-6 and plays 6-2 at once
+    table = table.opening_roll(2, 6)
+    assert table.board.turn == TEAM and table.board.phase == "move"
+    return table
+
+
+def play_first(table: Table) -> Table:
+    """The mover plays the first legal play."""
+    from games.engine.position import position_id
+
+    plays = table.board.legal_plays()
+    return table.play(table.mover, position_id(plays[0].result))
+
+
+def to_box_turn(table: Table) -> Table:
+    while not (table.board.turn == BOX and table.board.phase == "roll"):
+        table = play_first(table) if table.board.phase == "move" else table.roll(table.mover, 3, 1)
+    return table
+
+
+def to_team_turn(table: Table) -> Table:
+    while not (table.board.turn == TEAM and table.board.phase == "roll"):
+        table = play_first(table) if table.board.phase == "move" else table.roll(table.mover, 4, 2)
+    return table
+
+
+def test_classic_box_double_one_drops_the_others_take_and_the_acting_captain_moves():
+    table = to_box_turn(started())
+    table = table.box_double()
+    assert {d.decider for d in table.decisions} == {"c", "m1", "m2"}
+    with pytest.raises(ChouetteError) as exc:
+        table.roll("B", 1, 2)
+    assert exc.value.code == "decision_pending"
+    table = table.answer("c", "c", "drop")
+    table = table.answer("m1", "m1", "take")
+    with pytest.raises(ChouetteError) as exc:
+        table.answer("m1", "m2", "take")  # nobody answers for another
+    assert exc.value.code == "not_your_decision"
+    table = table.answer("m2", "m2", "take")
+    assert table.in_members == ("m1", "m2")
+    assert table.cube_of("m1").value == 2 and table.cube_of("m1").owner == "member"
+    assert table.cube_of("c").fate == "dropped"
+    table = to_team_turn(table.roll("B", 5, 3) if table.board.phase == "roll" else table)
+    assert table.mover == "m1"  # the acting captain
+    with pytest.raises(ChouetteError):
+        table.roll("c", 1, 2)
+
+
+def test_classic_team_double_needs_every_consent_and_one_no_withdraws_it():
+    table = to_team_turn(to_box_turn(started()))
+    table = table.propose_double("m1")
+    assert {d.decider for d in table.decisions} == {"c", "m2"}
+    with pytest.raises(ChouetteError):
+        table.roll("c", 1, 2)
+    refused = table.consent("c", "yes").consent("m2", "no")
+    assert not refused.waiting and refused.refused_turn
+    with pytest.raises(ChouetteError) as exc:
+        refused.propose_double("c")
+    assert exc.value.code == "cube_not_available"
+    table = table.consent("c", "yes")
+    assert [d.decider for d in table.decisions] == ["m2"]
+    table = table.consent("m2", "yes")
+    assert [d.decider for d in table.decisions] == ["B", "B", "B"]
+    taken = table.answer("B", "c", "take")
+    assert {c.value for c in taken.cubes} == {2} and {c.owner for c in taken.cubes} == {"box"}
+    dropped = table.answer("B", "m2", "drop")
+    assert dropped.is_over
+    entry = dropped.entry()
+    assert settle(entry, CLASSIC) == {"B": -3, "c": 1, "m1": 1, "m2": 1}
+
+
+def test_individual_cubes_beaver_raccoon_and_at_least_half():
+    profile = Profile(kind="individual", beavers=True, raccoons=True, box_must_take_half=True)
+    table = to_team_turn(to_box_turn(started(profile, ("c", "m1", "m2", "m3"))))
+    for m in ("c", "m1", "m2"):
+        table = table.member_double(m)
+    table = table.answer("B", "c", "drop")
+    with pytest.raises(ChouetteError) as exc:
+        table.answer("B", "m1", "drop")
+    assert exc.value.code == "box_must_take_half"
+    table = table.answer("B", "m1", "beaver")
+    assert table.cube_of("m1").value == 4 and table.cube_of("m1").owner == "box"
+    table = table.answer("m1", "m1", "raccoon")
+    assert table.cube_of("m1").value == 8 and table.cube_of("m1").owner == "member"
+    table = table.answer("B", "m2", "take")
+    assert table.acting_captain == "m1"
+    table = table.roll("m1", 3, 1)
+    table = to_box_turn(table)
+    # the box may double m3 (centred) and m2's cube it owns, not m1's
+    assert table.actions_for("B")["box_double"] == ("m2", "m3")
+    table = table.box_double(["m3"])
+    table = table.answer("m3", "m3", "drop")
+    entry = table.entry() if table.is_over else None
+    assert entry is None
+    assert table.cube_of("m3").fate == "dropped"
+
+
+def test_defaults_after_the_time_window():
+    table = to_team_turn(to_box_turn(started()))
+    table = table.propose_double("c").apply_defaults("drop")
+    assert not table.waiting and table.refused_turn
+    table = to_box_turn(table.roll("c", 2, 1))
+    table = table.box_double().answer("m1", "m1", "take").apply_defaults("drop")
+    assert table.in_members == ("m1",)
+    assert table.cube_of("c").fate == "dropped" and table.cube_of("m2").fate == "dropped"
+
+
+def test_automatic_doubles_on_opening_ties():
+    profile = Profile(automatic_doubles=2)
+    table = table_new(profile=profile, box="B", members=("c", "m"))
+    table = table.opening_roll(3, 3).opening_roll(4, 4).opening_roll(5, 5).opening_roll(6, 1)
+    assert table.initial_cube == 4 and {c.value for c in table.cubes} == {4}
+    assert table.board.turn == BOX
+
+
+def test_flag_is_a_gammon_for_the_other_side():
+    table = started().flag("box")
+    entry = table.entry()
+    assert entry.winner == "team" and entry.kind == "gammon"
+    assert settle(entry, CLASSIC)["B"] == -6
+
+
+def _random_action(table: Table, rnd: random.Random) -> Table:
+    from games.engine.position import position_id
+
+    deciders = list(table.decisions)
+    if deciders and rnd.random() < 0.9:
+        d = rnd.choice(deciders)
+        answer = rnd.choice(d.answers)
+        try:
+            if d.kind == "consent":
+                return table.consent(d.decider, answer)
+            return table.answer(d.decider, d.member, answer)
+        except ChouetteError as exc:
+            if exc.code != "box_must_take_half":
+                raise
+            return table.answer(d.decider, d.member, "take")
+    if deciders:
+        return table.apply_defaults(rnd.choice(["take", "drop"]))
+    players = (table.box, *table.members)
+    rnd.shuffle(list(players))
+    for p in players:
+        acts = table.actions_for(p)
+        if "box_double" in acts and rnd.random() < 0.15:
+            targets = list(acts["box_double"])
+            if table.classic:
+                return table.box_double()
+            return table.box_double(rnd.sample(targets, rnd.randint(1, len(targets))))
+        if "propose" in acts and rnd.random() < 0.1:
+            return table.propose_double(p)
+        if "double" in acts and rnd.random() < 0.1:
+            return table.member_double(p)
+    mover = table.mover
+    acts = table.actions_for(mover)
+    if "roll" in acts:
+        return table.roll(mover, rnd.randint(1, 6), rnd.randint(1, 6))
+    if "play" in acts:
+        return table.play(mover, position_id(rnd.choice(acts["play"]).result))
+    if "choose_double" in acts:  # pragma: no cover - standard variant only
+        return table.choose_double(mover, rnd.randint(1, 6))
+    raise AssertionError(f"nobody can act: {table}")
+
+
+PROFILES = [
+    CLASSIC,
+    Profile(jacoby=True, automatic_doubles=1, max_cube=16),
+    INDIVIDUAL,
+    Profile(kind="individual", box_must_take_half=True, automatic_doubles=1),
+    Profile(kind="individual", box_partner=True, box_partner_min_players=4, beavers=True),
+]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(PROFILES) - 1))
+def test_random_games_end_in_an_entry_the_settlement_accepts(seed, which):
+    profile = PROFILES[which]
+    rnd = random.Random(seed)
+    players = ["B", "c", "m1", "m2", "m3"][: rnd.randint(3, 5)]
+    seating = seating_from_order(players)
+    table = table_new(
+        profile=profile,
+        box=seating.box,
+        members=seating.team(profile),
+        partner=seating.partner(profile),
+    )
+    while table.board.phase == "opening":
+        table = table.opening_roll(rnd.randint(1, 6), rnd.randint(1, 6))
+    steps = 0
+    while not table.is_over and steps < 3000:
+        table = _random_action(table, rnd)
+        assert Table.from_dict(table.to_dict()) == table
+        steps += 1
+    if not table.is_over:
+        table = table.flag(rnd.choice(["box", "team"]))
+    entry = table.entry()
+    points = settle(entry, profile)
+    assert sum(points.values()) == 0
+    next_seating(seating, entry, profile)  # the entry fits the seating
