@@ -10,9 +10,10 @@ service refuses, the error's human message through :mod:`django.contrib.messages
 (:func:`games.web.act_and_redirect`; the new session's form and the game entry are
 rendered again with status 400 instead, keeping what was typed). The game entry's
 **Preview** is the one post answered with a page: it saves nothing and shows the same
-form again with every player's points. The scoreboard and its wall follow the session
-live (``chouette:<id>``, :mod:`chouette.live`): a game saved from one phone appears on
-every other screen without a reload.
+form again with every player's points (and **Add an extra**, which also saves nothing,
+shows it again with one more extra row: no script needed). The scoreboard and its
+wall follow the session live (``chouette:<id>``, :mod:`chouette.live`): a game saved
+from one phone appears on every other screen without a reload.
 
 Who sees what: anyone reads the list, a scoreboard, a summary and a player's totals.
 The session's players with a login, the club's scorekeeper (``chouette.keep_score``)

@@ -8,6 +8,8 @@
   length (session, participants with players, events, lines; the replay is pure).
 * :func:`game_lines` - a page of a session's games (the API's ``GET .../games/``): the
   events given, with their numbers and points, in two queries.
+* :func:`extras_of` - a stored game's extras (side bets) with each one's points
+  (pure: the entry and the profile; a member's settlement is in its member dict).
 * :func:`player_names` - the names of a session's players (one query).
 * :func:`player_sessions` - a player's totals per session, for player pages.
 """
