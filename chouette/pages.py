@@ -536,11 +536,16 @@ def session_reopen(request: HttpRequest, session: ChouetteSession) -> HttpRespon
 
 
 # ====================================================================== game entry
+#: Typed for a negative settlement by a phone's keyboard now and then.
+MINUS_SIGN = "\u2212"
+
+
 def _int(value: str, default: int | None = None) -> int | None:
     value = (value or "").strip()
     if not value:
         return default
-    if not re.fullmatch(r"-?\d+", value):
+    value = value.replace(MINUS_SIGN, "-")
+    if not re.fullmatch(r"[-+]?\d+", value):  # a settlement may be typed "+2"
         raise ValidationFailed("invalid_data", rule_message("invalid_data"))
     return int(value)
 

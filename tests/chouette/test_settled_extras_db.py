@@ -311,7 +311,13 @@ def test_the_game_entry_with_a_settlement_and_extras(en, table) -> None:
     missing = en.post(url, _post(cast, session, "save", **{"extra-0-giver": ""}))
     assert missing.status_code == 400
     assert ChouetteEvent.objects.count() == 0
-    saved = en.post(url, _post(cast, session, "save"))
+    # Typed with a sign, as people say it ("+2"; a phone's minus sign U+2212 too).
+    minus_two = "\u22122"
+    signed = en.post(
+        url, _post(cast, session, "preview", **{f"settled-{cast['Ann'].pk}": minus_two})
+    )
+    assert signed.status_code == 200 and "Ann settled for -2" in signed.text
+    saved = en.post(url, _post(cast, session, "save", **{f"settled-{cast['Ann'].pk}": "+2"}))
     assert saved.status_code == 302
     points = dict(ChouetteLine.objects.values_list("player_id", "points"))
     assert _by_name(cast, points) == EXPECTED
