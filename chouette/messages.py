@@ -41,7 +41,9 @@ RULE_MESSAGES: dict[str, Promise] = {
     "cube_above_max": _("A cube is higher than this session allows."),
     "drop_without_double": _("A drop needs a double: the cube must be at least 2."),
     "cube_too_small_for_beavers": _("The cube is too small for its beavers and raccoons."),
-    "invalid_fate": _("Each member took, dropped, or the box dropped their double."),
+    "invalid_fate": _(
+        "Each member took, dropped, had their double dropped by the box, or settled."
+    ),
     "raccoon_without_beaver": _("A raccoon answers a beaver."),
     "beaver_not_allowed": _("This session plays without beavers."),
     "raccoon_not_allowed": _("This session plays without raccoons."),
@@ -64,6 +66,28 @@ RULE_MESSAGES: dict[str, Promise] = {
     "dropped_beyond_offer": _("A member dropped a double the team cube never reached."),
     "classic_drops_inconsistent": _(
         "With one team cube these drops cannot all answer doubles by the box."
+    ),
+    # Settlements
+    "settlement_missing": _("A member who settled needs the points agreed (whole points)."),
+    "settlement_without_fate": _("Settlement points are only for a member who settled."),
+    "settlement_out_of_bounds": _(
+        "A settlement is at most the member's cube times the backgammon value, either way."
+    ),
+    "settled_beyond_cube": _("A member settled on a cube the team cube never reached."),
+    # Extras
+    "extra_same_player": _("An extra is a bet between two different players."),
+    "invalid_extra_stake": _("An extra's stake is a whole number of points, 1 or more."),
+    "invalid_extra_price": _("An extra's price is 0 or more and below its stake."),
+    "extra_not_in_game": _("An extra is between two players of this game."),
+    "extra_taker_not_member": _(
+        "The player who backs the team in an extra is a team member: the box and its "
+        "partner back the box."
+    ),
+    "too_many_extras": _("Too many extras for one game."),
+    "extra_stake_above_max": _("An extra's stake is higher than this session's highest cube."),
+    "extra_without_result": _(
+        "Nobody played the board to its end and it is not known who gave it up: an extra "
+        "has no result to be settled on."
     ),
     # Ledger
     "nothing_to_undo": _("No game has been entered yet."),

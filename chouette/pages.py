@@ -10,9 +10,10 @@ service refuses, the error's human message through :mod:`django.contrib.messages
 (:func:`games.web.act_and_redirect`; the new session's form and the game entry are
 rendered again with status 400 instead, keeping what was typed). The game entry's
 **Preview** is the one post answered with a page: it saves nothing and shows the same
-form again with every player's points. The scoreboard and its wall follow the session
-live (``chouette:<id>``, :mod:`chouette.live`): a game saved from one phone appears on
-every other screen without a reload.
+form again with every player's points (and **Add an extra**, which also saves nothing,
+shows it again with one more extra row: no script needed). The scoreboard and its
+wall follow the session live (``chouette:<id>``, :mod:`chouette.live`): a game saved
+from one phone appears on every other screen without a reload.
 
 Who sees what: anyone reads the list, a scoreboard, a summary and a player's totals.
 The session's players with a login, the club's scorekeeper (``chouette.keep_score``)
@@ -62,7 +63,10 @@ FATE_LABELS = {
     "took": gettext_lazy("took"),
     "dropped": gettext_lazy("dropped"),
     "box_dropped": gettext_lazy("box dropped"),
+    "settled": gettext_lazy("settled"),
 }
+#: Extra rows the game entry shows at most (the rules' bound).
+MAX_EXTRA_ROWS = rules.MAX_EXTRAS
 KIND_LABELS = {
     "single": gettext_lazy("single"),
     "gammon": gettext_lazy("gammon"),
@@ -301,10 +305,60 @@ def _game_rows(board: selectors.Scoreboard) -> list[dict[str, Any]]:
                 "game": game,
                 "box": board.names.get(game.box, ""),
                 "result": result,
+                "notes": game_notes(game.members, game.extras, board.names),
                 "cells": [game.points.get(p) for p in board.joined],
             }
         )
     return rows
+
+
+def _signed(points: int) -> str:
+    return f"{points:+d}"
+
+
+def game_notes(
+    members: list[dict[str, Any]], extras: list[dict[str, Any]], names: dict[int, str]
+) -> list[str]:
+    """A game's settlements and extras in words, for the games list: "Anna settled for
+    +2", "Bob's extra from Cy at 2: +3 for Bob"."""
+    notes = [
+        _("%(name)s settled for %(points)s")
+        % {"name": names.get(m["player"], ""), "points": _signed(m["settled"])}
+        for m in members
+        if m.get("fate") == "settled"
+    ]
+    for x in extras:
+        taker = names.get(x["taker"], "")
+        notes.append(
+            _("%(taker)s's extra from %(giver)s at %(stake)d: %(points)s for %(taker)s")
+            % {
+                "taker": taker,
+                "giver": names.get(x["giver"], ""),
+                "stake": x["stake"],
+                "points": _signed(x["points"]),
+            }
+        )
+    return notes
+
+
+def my_game_notes(game: selectors.GameLine, player: int, names: dict[int, str]) -> list[str]:
+    """A game's settlement and extras of one player, from their side: "you settled for
+    +2", "extra with Cy at 2: -3"."""
+    notes = [
+        _("you settled for %(points)s") % {"points": _signed(m["settled"])}
+        for m in game.members
+        if m.get("fate") == "settled" and m["player"] == player
+    ]
+    for x in game.extras:
+        if player not in (x["taker"], x["giver"]):
+            continue
+        mine = x["points"] if x["taker"] == player else -x["points"]
+        other = x["giver"] if x["taker"] == player else x["taker"]
+        notes.append(
+            _("extra with %(other)s at %(stake)d: %(points)s")
+            % {"other": names.get(other, ""), "stake": x["stake"], "points": _signed(mine)}
+        )
+    return notes
 
 
 def _columns(board: selectors.Scoreboard) -> list[str]:
@@ -483,11 +537,16 @@ def session_reopen(request: HttpRequest, session: ChouetteSession) -> HttpRespon
 
 
 # ====================================================================== game entry
+#: Typed for a negative settlement by a phone's keyboard now and then.
+MINUS_SIGN = "\u2212"
+
+
 def _int(value: str, default: int | None = None) -> int | None:
     value = (value or "").strip()
     if not value:
         return default
-    if not re.fullmatch(r"-?\d+", value):
+    value = value.replace(MINUS_SIGN, "-")
+    if not re.fullmatch(r"[-+]?\d+", value):  # a settlement may be typed "+2"
         raise ValidationFailed("invalid_data", rule_message("invalid_data"))
     return int(value)
 
@@ -502,18 +561,21 @@ def _entry_from_post(post: Any, board: selectors.Scoreboard) -> dict[str, Any]:
     if captain in team:
         team.remove(captain)
         team.insert(0, captain)
-    members = [
-        {
+    members = []
+    for p in team:
+        fate = post.get(f"fate-{p}", "took")
+        member = {
             "player": p,
             "cube": _int(post.get(f"cube-{p}", ""), 1),
-            "fate": post.get(f"fate-{p}", "took"),
+            "fate": fate,
             "beavers": _int(post.get(f"beavers-{p}", ""), 0),
             "raccoons": _int(post.get(f"raccoons-{p}", ""), 0),
         }
-        for p in team
-    ]
+        if fate == "settled":  # the points field counts only for a member who settled
+            member["settled"] = _int(post.get(f"settled-{p}", ""))
+        members.append(member)
     winner = post.get("winner") or None
-    return {
+    entry: dict[str, Any] = {
         "box": box,
         "captain": captain,
         "partner": partner,
@@ -522,6 +584,36 @@ def _entry_from_post(post: Any, board: selectors.Scoreboard) -> dict[str, Any]:
         "kind": (post.get("kind") or None) if winner else None,
         "initial_cube": _int(post.get("initial_cube", ""), 1),
     }
+    extras = [
+        {
+            "taker": _int(row["taker"]),
+            "giver": _int(row["giver"]),
+            "stake": _int(row["stake"]),
+            "price": _int(row["price"], 0),
+        }
+        for row in _extra_rows(post)
+        if row["taker"] or row["giver"]  # a row left empty is no extra
+    ]
+    if extras:
+        entry["extras"] = extras
+    return entry
+
+
+def _extra_count(post: Any) -> int:
+    """How many extra rows the posted form had (``extra_rows``), within bounds."""
+    raw = post.get("extra_rows", "") if post is not None else ""
+    return min(int(raw), MAX_EXTRA_ROWS) if raw.isdigit() else 0
+
+
+def _extra_rows(post: Any) -> list[dict[str, str]]:
+    """The extra rows as typed: ``extra-<i>-taker``, ``-giver``, ``-stake``, ``-price``."""
+    return [
+        {
+            name: (post.get(f"extra-{i}-{name}", "") or "").strip()
+            for name in ("taker", "giver", "stake", "price")
+        }
+        for i in range(_extra_count(post))
+    ]
 
 
 def _form_values(board: selectors.Scoreboard, post: Any | None) -> dict[str, Any]:
@@ -544,6 +636,7 @@ def _form_values(board: selectors.Scoreboard, post: Any | None) -> dict[str, Any
         values[f"fate-{p}"] = "took"
         values[f"beavers-{p}"] = "0"
         values[f"raccoons-{p}"] = "0"
+        values[f"settled-{p}"] = ""
     return values
 
 
@@ -568,7 +661,12 @@ def game_entry(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     preview = None
     status = 200
     post = request.POST if request.method == "POST" else None
-    if post is not None:
+    extra_rows = _extra_rows(post) if post is not None else []
+    if post is not None and post.get("action") == "add_extra":
+        # One more extra row: the form again as typed, nothing checked or saved.
+        if len(extra_rows) < MAX_EXTRA_ROWS:
+            extra_rows.append({"taker": "", "giver": "", "stake": "2", "price": "1"})
+    elif post is not None:
         try:
             entry = _entry_from_post(post, board)
             if post.get("action") == "save":
@@ -592,6 +690,7 @@ def game_entry(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
                 ],
                 "box": board.names.get(int(found.seating_after.box), ""),
                 "captain": board.names.get(int(found.seating_after.captain), ""),
+                "notes": _preview_notes(found, board),
             }
         except ApplicationError as exc:
             show_refusal(request, exc)
@@ -608,6 +707,7 @@ def game_entry(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
             "fate": values.get(f"fate-{s['id']}", "took"),
             "beavers": values.get(f"beavers-{s['id']}", "0"),
             "raccoons": values.get(f"raccoons-{s['id']}", "0"),
+            "settled": values.get(f"settled-{s['id']}", ""),
         }
         for s in seated
         if s["role"] != "box"
@@ -625,8 +725,17 @@ def game_entry(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
         "fates": list(FATE_LABELS.items()),
         "kinds": list(KIND_LABELS.items()),
         "has_partner": profile.box_partner,
+        "extra_rows": extra_rows,
+        "can_add_extra": len(extra_rows) < MAX_EXTRA_ROWS,
     }
     return render(request, "chouette/game_entry.html", context, status=status)
+
+
+def _preview_notes(found: services.GamePreview, board: selectors.Scoreboard) -> list[str]:
+    """The previewed game's settlements and extras in words (as the games list says
+    them once saved)."""
+    data = found.entry.to_dict()
+    return game_notes(data["members"], selectors.extras_of(data, board.profile), board.names)
 
 
 # ====================================================================== join from a phone
@@ -771,6 +880,7 @@ def me(request: HttpRequest, session_id: int) -> HttpResponse:
             # In the line after the captain: 1 = the next captain, ...
             "place": seated.index(seat) - 1 if seat and seat.role == "team" else None,
             "last_points": last.points.get(player_id) if last and player_id else None,
+            "last_notes": my_game_notes(last, player_id, board.names) if last and player_id else [],
             "last_number": last.number if last else None,
             "live_topics": live.session_topic(session.pk),
         },

@@ -8,6 +8,8 @@
   length (session, participants with players, events, lines; the replay is pure).
 * :func:`game_lines` - a page of a session's games (the API's ``GET .../games/``): the
   events given, with their numbers and points, in two queries.
+* :func:`extras_of` - a stored game's extras (side bets) with each one's points
+  (pure: the entry and the profile; a member's settlement is in its member dict).
 * :func:`player_names` - the names of a session's players (one query).
 * :func:`player_sessions` - a player's totals per session, for player pages.
 """
@@ -56,6 +58,9 @@ class GameLine:
     kind: str | None
     members: list[dict[str, Any]]
     points: dict[int, int]
+    #: The game's extras (side bets), each ``taker``, ``giver``, ``stake``, ``price`` and
+    #: ``points``: what the taker won (+) from the giver or lost (-) to them.
+    extras: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,18 @@ class Scoreboard:
         return self.games[0] if self.games else None
 
 
-def _game_line(event: ChouetteEvent, number: int, points: dict[int, int]) -> GameLine:
+def extras_of(data: dict[str, Any], profile: rules.Profile) -> list[dict[str, Any]]:
+    """A game's extras (its stored entry) with what each one settled: ``points``, what
+    the taker won (+) from the giver or lost (-) to them."""
+    if not data.get("extras"):
+        return []
+    entry = rules.GameEntry.from_dict(data)
+    return [{**x.to_dict(), "points": rules.extra_points(x, entry, profile)} for x in entry.extras]
+
+
+def _game_line(
+    event: ChouetteEvent, number: int, points: dict[int, int], profile: rules.Profile
+) -> GameLine:
     data = event.data
     return GameLine(
         event=event,
@@ -111,6 +127,7 @@ def _game_line(event: ChouetteEvent, number: int, points: dict[int, int]) -> Gam
         kind=data.get("kind"),
         members=data["members"],
         points=points,
+        extras=extras_of(data, profile),
     )
 
 
@@ -128,20 +145,27 @@ def counted_games(session: ChouetteSession) -> Any:
     ).order_by("-seq")
 
 
-def game_lines(events: list[ChouetteEvent], *, first_number: int) -> list[GameLine]:
+def game_lines(
+    events: list[ChouetteEvent], *, first_number: int, profile: rules.Profile
+) -> list[GameLine]:
     """A page of :func:`counted_games` (newest first) as game lines: the first is game
-    ``first_number``, each next one less; every player's points (one query)."""
+    ``first_number``, each next one less; every player's points (one query); the
+    session's ``profile`` settles the extras."""
     points: dict[int, dict[int, int]] = defaultdict(dict)
     for event_id, player, value in ChouetteLine.objects.filter(
         event_id__in=[e.pk for e in events]
     ).values_list("event_id", "player_id", "points"):
         points[event_id][player] = value
-    return [_game_line(event, first_number - i, points[event.pk]) for i, event in enumerate(events)]
+    return [
+        _game_line(event, first_number - i, points[event.pk], profile)
+        for i, event in enumerate(events)
+    ]
 
 
-def event_line(event: ChouetteEvent) -> GameLine:
+def event_line(event: ChouetteEvent, profile: rules.Profile | None = None) -> GameLine:
     """One game (undone or not) as a game line: its number among the games that count
-    (an undone game: the number it had), every player's points (two queries)."""
+    (an undone game: the number it had), every player's points (two queries; a third for
+    the session's profile when not given)."""
     number = ChouetteEvent.objects.filter(
         session_id=event.session_id,
         kind=ChouetteEvent.Kind.GAME,
@@ -149,7 +173,7 @@ def event_line(event: ChouetteEvent) -> GameLine:
         seq__lt=event.seq,
     ).count()
     points = dict(event.lines.values_list("player_id", "points"))
-    return _game_line(event, number + 1, points)
+    return _game_line(event, number + 1, points, profile or profile_of(event.session))
 
 
 def scoreboard(*, session_id: int, last: int | None = LAST_GAMES) -> Scoreboard:
@@ -180,7 +204,7 @@ def scoreboard(*, session_id: int, last: int | None = LAST_GAMES) -> Scoreboard:
             continue
         for player, value in points[event.pk].items():
             totals[player] = totals.get(player, 0) + value
-        counted.append(_game_line(event, len(counted) + 1, points[event.pk]))
+        counted.append(_game_line(event, len(counted) + 1, points[event.pk], profile))
     last_game = counted[-1] if counted else None
     cubes = {m["player"]: m for m in last_game.members} if last_game else {}
 

@@ -19,7 +19,28 @@ CUBE_HELP = (
 )
 FATE_HELP = (
     "took: played on to the end; dropped: the member dropped the box's double (and left "
-    "the game); box_dropped: the box dropped the member's double"
+    "the game); box_dropped: the box dropped the member's double; settled: the member "
+    "accepted the box's offer of a settlement mid-game and left the game with it (the "
+    "points are in settled; cube is the member's cube when they settled)"
+)
+SETTLED_HELP = (
+    "Only with the fate settled (otherwise null or omitted): the whole points the member "
+    "accepted from the box mid-game, + the box pays the member, - the member pays the box; "
+    "at most cube times the backgammon value either way (400 settlement_out_of_bounds)."
+)
+EXTRA_HELP = (
+    "Extras: side bets of two players of the game on the board's result (the club's "
+    "'extra cube', e.g. a member who dropped the box's double gives one to a member who "
+    "took). The giver pays the taker the price up front; then the taker wins the stake "
+    "times 1, 2 or the backgammon value if the team wins a single, gammon or backgammon on "
+    "the board, and pays as much to the giver if the box wins (Jacoby never applies). The "
+    "taker is a team member, the giver any other player of the game. Settled inside the "
+    "game's points (the game still sums to zero); a box's extra is not shared with its "
+    "partner; extras count neither for rotation nor for the box's net profit. With no "
+    "board result (nobody took to the end) an extra rides on a single won by the side the "
+    "other gave the board up to: every member dropped the box's doubles (the box), the box "
+    "dropped the team's double in classic or every member's in individual (the team); "
+    "otherwise 400 extra_without_result."
 )
 
 
@@ -75,6 +96,25 @@ class MemberInput(serializers.Serializer):
     fate = serializers.ChoiceField(choices=rules.FATES, default="took", help_text=FATE_HELP)
     beavers = serializers.IntegerField(min_value=0, default=0)
     raccoons = serializers.IntegerField(min_value=0, default=0)
+    settled = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text=SETTLED_HELP
+    )
+
+
+class ExtraInput(serializers.Serializer):
+    taker = serializers.IntegerField(help_text="backs the team's result: a team member")
+    giver = serializers.IntegerField(
+        help_text="backs the box's result: any other player of the game"
+    )
+    stake = serializers.IntegerField(
+        min_value=1, help_text="points per single game: the extra's final value"
+    )
+    price = serializers.IntegerField(
+        min_value=0,
+        default=0,
+        help_text="points the giver paid the taker up front (by custom 1 for an extra at 2); "
+        "below the stake",
+    )
 
 
 class EntryInput(serializers.Serializer):
@@ -94,6 +134,13 @@ class EntryInput(serializers.Serializer):
     acting_captain = serializers.IntegerField(required=False, allow_null=True, default=None)
     initial_double_groups = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()), required=False, default=list
+    )
+    extras = serializers.ListField(
+        child=ExtraInput(),
+        required=False,
+        default=list,
+        max_length=rules.MAX_EXTRAS,
+        help_text=EXTRA_HELP,
     )
 
 
@@ -190,7 +237,23 @@ class MemberOutput(serializers.Serializer):
     fate = serializers.ChoiceField(choices=rules.FATES, help_text=FATE_HELP)
     beavers = serializers.IntegerField()
     raccoons = serializers.IntegerField()
-    points = serializers.IntegerField(help_text="what the member won (+) or lost (-)")
+    settled = serializers.IntegerField(allow_null=True, help_text=SETTLED_HELP)
+    points = serializers.IntegerField(
+        help_text="what the member won (+) or lost (-) in the game: their cube against the "
+        "box, and their extras"
+    )
+
+
+class ExtraOutput(serializers.Serializer):
+    taker = serializers.IntegerField(help_text="backed the team's result")
+    taker_name = serializers.CharField()
+    giver = serializers.IntegerField(help_text="backed the box's result")
+    giver_name = serializers.CharField()
+    stake = serializers.IntegerField()
+    price = serializers.IntegerField()
+    points = serializers.IntegerField(
+        help_text="what the taker won (+) from the giver or lost (-) to them, price included"
+    )
 
 
 class GameOutput(serializers.Serializer):
@@ -207,6 +270,7 @@ class GameOutput(serializers.Serializer):
     winner = serializers.ChoiceField(choices=rules.WINNERS, allow_null=True)
     kind = serializers.ChoiceField(choices=rules.RESULT_KINDS, allow_null=True)
     members = MemberOutput(many=True, help_text="every team member's cube, captain first")
+    extras = ExtraOutput(many=True, help_text=EXTRA_HELP)
     points = PointsOutput(many=True, help_text="every player's points, the box's included")
     created_at = serializers.DateTimeField()
 

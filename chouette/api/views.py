@@ -113,9 +113,18 @@ def _game_data(line: selectors.GameLine, names: dict[int, str]) -> dict[str, Any
                 "fate": m.get("fate", "took"),
                 "beavers": m.get("beavers", 0),
                 "raccoons": m.get("raccoons", 0),
+                "settled": m.get("settled"),
                 "points": line.points.get(int(m["player"]), 0),
             }
             for m in line.members
+        ],
+        "extras": [
+            {
+                **x,
+                "taker_name": name(x["taker"]),
+                "giver_name": name(x["giver"]),
+            }
+            for x in line.extras
         ],
         "points": _points(line.points, names),
         "created_at": line.event.created_at,
@@ -379,6 +388,7 @@ def _entry(data: dict[str, Any]) -> dict[str, Any]:
     entry = dict(data["entry"])
     entry["members"] = [dict(m) for m in entry["members"]]
     entry["initial_double_groups"] = [list(g) for g in entry.get("initial_double_groups", [])]
+    entry["extras"] = [dict(x) for x in entry.get("extras", [])]
     return entry
 
 
@@ -414,7 +424,7 @@ def _recorded(event: ChouetteEvent, code: int = status.HTTP_200_OK) -> Response:
     return Response(
         RecordedGameOutput(
             {
-                **_game_data(selectors.event_line(event), board.names),
+                **_game_data(selectors.event_line(event, board.profile), board.names),
                 "version": board.session.version,
                 "undone": event.undone,
                 "totals": _points(board.totals, board.names),
@@ -456,7 +466,9 @@ class GameRecordApi(generics.GenericAPIView):  # type: ignore[type-arg]
         offset = paginator.offset  # type: ignore[attr-defined]
         session = ChouetteSession.objects.get(pk=session_id)
         names = selectors.player_names(session)
-        lines = selectors.game_lines(events, first_number=count - offset)
+        lines = selectors.game_lines(
+            events, first_number=count - offset, profile=profile_of(session)
+        )
         return paginator.get_paginated_response(
             GameOutput([_game_data(g, names) for g in lines], many=True).data
         )

@@ -9,8 +9,8 @@ functions.
 * :mod:`~chouette.rules.profile`: the rule profile (``classic``/``individual``, options,
   rotation variant).
 * :mod:`~chouette.rules.seating`: roll-off, the line, joining, sitting out, rotation.
-* :mod:`~chouette.rules.settlement`: the game entry, its validation, points per player,
-  the rotation outcome.
+* :mod:`~chouette.rules.settlement`: the game entry (settlements and extras included),
+  its validation, points per player, the rotation outcome.
 * :mod:`~chouette.rules.ledger`: running totals, seat changes, undo of the last game.
 * :mod:`~chouette.rules.transfers`: fewest transfers, money at the stake, the summary.
 """
@@ -39,8 +39,10 @@ from chouette.rules.seating import (
 )
 from chouette.rules.settlement import (
     FATES,
+    MAX_EXTRAS,
     RESULT_KINDS,
     WINNERS,
+    Extra,
     Fate,
     GameEntry,
     MemberEntry,
@@ -48,10 +50,13 @@ from chouette.rules.settlement import (
     Winner,
     box_side_result,
     check_entry_seating,
+    extra_points,
+    extras_result,
     member_points,
     next_seating,
     rotation_outcome,
     settle,
+    settlement_bounds,
     split_box_share,
     validate_entry,
 )
@@ -71,6 +76,7 @@ __all__ = [
     "CLASSIC",
     "EXACT_LIMIT",
     "FATES",
+    "MAX_EXTRAS",
     "MIN_START_PLAYERS",
     "PROFILE_KINDS",
     "RESULT_KINDS",
@@ -78,6 +84,7 @@ __all__ = [
     "WINNERS",
     "ChouetteError",
     "Event",
+    "Extra",
     "Fate",
     "GameEntry",
     "GameRow",
@@ -102,6 +109,8 @@ __all__ = [
     "box_side_result",
     "check_entry_seating",
     "come_back",
+    "extra_points",
+    "extras_result",
     "fewest_transfers",
     "join",
     "member_points",
@@ -112,6 +121,7 @@ __all__ = [
     "seating_from_order",
     "seating_from_rolls",
     "settle",
+    "settlement_bounds",
     "sit_out",
     "split_box_share",
     "summarize",

@@ -16,6 +16,12 @@ Terms:
     offered, the member pays the value before the double (``cube // 2``).
   - ``box_dropped``: the box dropped the member's double; ``cube`` is the value the member
     offered, the box pays the member ``cube // 2``.
+  - ``settled``: mid-game the box offered the member a **settlement** and the member
+    accepted it: ``settled`` is the agreed result in whole points (+: the box pays the
+    member, -: the member pays the box), at most the member's cube times
+    ``backgammon_value`` either way (:func:`settlement_bounds`); ``cube`` is the member's
+    cube when they settled. The member leaves the game as a dropper does. A refused
+    offer is no fate: the member plays on.
 
 * ``initial_cube`` is the value every cube started at (1, or more after automatic doubles,
   R8); a cube still at ``initial_cube`` was never turned (Jacoby).
@@ -24,15 +30,37 @@ Terms:
 * ``initial_double_groups`` (optional, ``individual`` only): the groups of members whose
   first double of the box came at the same turn; used to check ``box_must_take_half``.
 
+* An **extra** (:class:`Extra`, club practice: an "extra cube") is a side bet between
+  two players of the game on the board's result: the ``taker`` backs the team, the
+  ``giver`` backs the box. It usually answers a cube action the giver disagrees with
+  (a member who dropped the box's double gives an extra to one who took): the giver pays
+  the taker ``price`` points up front (by custom 1 for an extra at 2), then the extra is
+  settled like a cube of value ``stake`` on the board's result: the taker wins ``stake``
+  times 1, 2 or ``backgammon_value`` for a single, gammon or backgammon of the team,
+  and pays as much to the giver if the box wins. Jacoby never applies (an extra is
+  given at a cube turn); ``stake`` is the extra's final value (after any redoubles).
+  The taker is a team member (the box and the partner back the box's result); the giver
+  is any other player of the game. A game whose board was not played to its end (no
+  member took) has a result for its extras only where the entry says who gave the board
+  up (:func:`extras_result`): every member dropped the box's doubles (the box won a
+  single), or the box dropped the team's double in ``classic`` / every member's double
+  in ``individual`` (the team won a single); otherwise an extra is refused
+  (``extra_without_result``).
+
 Settlement (:func:`settle`): each member settles with the box separately; the box side
 gets minus the sum of the members; with a partner, the partner gets half the box side's
 result rounded toward zero and the box the rest ("odd point to the box": the box takes
-the larger share of a win and of a loss alike). Every game sums to zero (asserted).
+the larger share of a win and of a loss alike). Extras are then added between their two
+players (personal bets: a box's extra is not shared with the partner). Every game sums
+to zero (asserted).
 
 Rotation (:func:`rotation_outcome`) goes by the **original** captain's result: a captain
-who dropped lost, a captain whose double the box dropped won, otherwise the board
-decides. If the captain left the game, ``acting_captain`` may name the member who moved
-the team's checkers for the rest of it (recorded, not used for scoring).
+who dropped lost, a captain whose double the box dropped won, a captain who settled won
+if the settlement was positive (zero or less: the captain did not beat the box),
+otherwise the board decides. Extras never count for rotation, nor for the
+``box_needs_net_profit`` variant's net result. If the captain left the game,
+``acting_captain`` may name the member who moved the team's checkers for the rest of it
+(recorded, not used for scoring).
 
 Validation (:func:`validate_entry`, called by :func:`settle`) refuses impossible entries
 with stable codes; the checks that depend only on the entry run in ``__post_init__``,
@@ -45,7 +73,10 @@ doubles alternate between box and team):
 * a member dropped a double the box offered before the end: at most the takers' cube, and
   below the value of a team double the box dropped (``dropped_beyond_offer``); since
   doubles alternate, all the box's offers are the initial cube times an odd power of two,
-  or all times an even one (``classic_drops_inconsistent``).
+  or all times an even one (``classic_drops_inconsistent``);
+* a member who settled leaves the team like a dropper: their cube (the team cube when
+  they settled) is at most the takers' cube, and below a team double the box dropped
+  (``settled_beyond_cube``).
 """
 
 from __future__ import annotations
@@ -68,11 +99,15 @@ from chouette.rules.common import (
 from chouette.rules.profile import Profile
 from chouette.rules.seating import RotationOutcome, Seating, rotate
 
-Fate = Literal["took", "dropped", "box_dropped"]
+Fate = Literal["took", "dropped", "box_dropped", "settled"]
 Winner = Literal["box", "team"]
 ResultKind = Literal["single", "gammon", "backgammon"]
 
-FATES: tuple[Fate, ...] = ("took", "dropped", "box_dropped")
+FATES: tuple[Fate, ...] = ("took", "dropped", "box_dropped", "settled")
+#: Fates of a member who answered a double by dropping (theirs or the box's).
+DROP_FATES: tuple[Fate, ...] = ("dropped", "box_dropped")
+#: The most extras one game may carry (a sanity bound for typed and posted entries).
+MAX_EXTRAS = 32
 WINNERS: tuple[Winner, ...] = ("box", "team")
 RESULT_KINDS: tuple[ResultKind, ...] = ("single", "gammon", "backgammon")
 assert get_args(Fate) == FATES
@@ -91,9 +126,11 @@ class MemberEntry:
     Attributes:
         player: the member.
         cube: the final value of the member's cube (for a drop: the value offered).
-        fate: ``took``, ``dropped`` or ``box_dropped``.
+        fate: ``took``, ``dropped``, ``box_dropped`` or ``settled``.
         beavers: beavers on this cube (``individual`` with ``beavers``).
         raccoons: raccoons on this cube (``individual`` with ``raccoons``).
+        settled: the points of an accepted settlement (only with the fate ``settled``:
+            + the box pays the member, - the member pays the box).
     """
 
     player: PlayerId
@@ -101,6 +138,7 @@ class MemberEntry:
     fate: Fate = "took"
     beavers: int = 0
     raccoons: int = 0
+    settled: int | None = None
 
     def __post_init__(self) -> None:
         check_player(self.player, "member")
@@ -118,6 +156,16 @@ class MemberEntry:
             raise ChouetteError(
                 "raccoon_without_beaver", f"{self.player!r}: a raccoon answers a beaver"
             )
+        if self.fate == "settled":
+            if not is_int(self.settled):
+                raise ChouetteError(
+                    "settlement_missing", f"{self.player!r} settled: give the points agreed"
+                )
+        elif self.settled is not None:
+            raise ChouetteError(
+                "settlement_without_fate",
+                f"{self.player!r}: settlement points only for a member who settled",
+            )
 
     @property
     def pre_double(self) -> int:
@@ -125,17 +173,63 @@ class MemberEntry:
         return self.cube // 2
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "player": self.player,
             "cube": self.cube,
             "fate": self.fate,
             "beavers": self.beavers,
             "raccoons": self.raccoons,
         }
+        if self.fate == "settled":  # only then: stored entries without it stay unchanged
+            data["settled"] = self.settled
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MemberEntry:
-        check_keys(data, ("player", "cube", "fate", "beavers", "raccoons"), ("player",), "member")
+        keys = ("player", "cube", "fate", "beavers", "raccoons", "settled")
+        check_keys(data, keys, ("player",), "member")
+        return cls(**dict(data))
+
+
+@dataclass(frozen=True, slots=True)
+class Extra:
+    """A side bet of two players on the board's result (see the module docstring).
+
+    Attributes:
+        taker: backs the team's result (a team member).
+        giver: backs the box's result (any other player of the game).
+        stake: points per single game, the extra's final value (whole, positive).
+        price: points the giver paid the taker up front (0 up to below the stake).
+    """
+
+    taker: PlayerId
+    giver: PlayerId
+    stake: int
+    price: int = 0
+
+    def __post_init__(self) -> None:
+        check_player(self.taker, "extra taker")
+        check_player(self.giver, "extra giver")
+        if self.taker == self.giver:
+            raise ChouetteError("extra_same_player", f"{self.taker!r} cannot bet against themself")
+        if not is_int(self.stake) or self.stake < 1:
+            raise ChouetteError("invalid_extra_stake", "an extra's stake is a whole point or more")
+        if not is_int(self.price) or not 0 <= self.price < self.stake:
+            raise ChouetteError(
+                "invalid_extra_price", "an extra's price is 0 or more, below its stake"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "taker": self.taker,
+            "giver": self.giver,
+            "stake": self.stake,
+            "price": self.price,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Extra:
+        check_keys(data, ("taker", "giver", "stake", "price"), ("taker", "giver", "stake"), "extra")
         return cls(**dict(data))
 
 
@@ -153,6 +247,7 @@ class GameEntry:
         initial_cube: the value all cubes started at (automatic doubles, R8).
         acting_captain: who moved the team's checkers after the captain left, if known.
         initial_double_groups: members whose first doubles of the box came together.
+        extras: side bets of two players on the board's result (:class:`Extra`).
     """
 
     box: PlayerId
@@ -164,13 +259,18 @@ class GameEntry:
     initial_cube: int = 1
     acting_captain: PlayerId | None = None
     initial_double_groups: tuple[tuple[PlayerId, ...], ...] = ()
+    extras: tuple[Extra, ...] = ()
 
     def __post_init__(self) -> None:
         require_tuple(self.members, "members")
         require_tuple(self.initial_double_groups, "initial_double_groups")
+        require_tuple(self.extras, "extras")
         for m in self.members:
             if not isinstance(m, MemberEntry):
                 raise ChouetteError("invalid_data", "members must be MemberEntry values")
+        for x in self.extras:
+            if not isinstance(x, Extra):
+                raise ChouetteError("invalid_data", "extras must be Extra values")
         check_player(self.box, "box")
         check_player(self.captain, "captain")
         if self.partner is not None:
@@ -187,7 +287,7 @@ class GameEntry:
                     "cube_below_initial",
                     f"{m.player!r}: cube {m.cube} is below the initial cube {self.initial_cube}",
                 )
-            if m.fate != "took" and m.cube < 2 * self.initial_cube:
+            if m.fate in DROP_FATES and m.cube < 2 * self.initial_cube:
                 raise ChouetteError(
                     "drop_without_double", f"{m.player!r}: a drop needs a double (cube >= 2)"
                 )
@@ -227,6 +327,23 @@ class GameEntry:
                     raise ChouetteError("invalid_double_group", f"{p!r}'s cube was never doubled")
             grouped.extend(group)
         check_distinct(grouped, "the initial double groups")
+        self._check_extras()
+
+    def _check_extras(self) -> None:
+        if len(self.extras) > MAX_EXTRAS:
+            raise ChouetteError("too_many_extras", f"at most {MAX_EXTRAS} extras in a game")
+        in_game = {self.box, *self.players}
+        if self.partner is not None:
+            in_game.add(self.partner)
+        for x in self.extras:
+            for p in (x.taker, x.giver):
+                if p not in in_game:
+                    raise ChouetteError("extra_not_in_game", f"{p!r} does not play this game")
+            if x.taker not in self.players:
+                raise ChouetteError(
+                    "extra_taker_not_member",
+                    f"{x.taker!r} backs the team: a team member (the box's side backs the box)",
+                )
 
     # ------------------------------------------------------------------ queries
     @property
@@ -253,11 +370,15 @@ class GameEntry:
             return False
         if captain.fate == "box_dropped":
             return True
+        if captain.fate == "settled":
+            # Decision (docs/rules.md R13): a positive settlement beat the box; even or
+            # less did not, and the box stays.
+            return (captain.settled or 0) > 0
         return self.winner == "team"
 
     # ------------------------------------------------------------------ storage
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "box": self.box,
             "captain": self.captain,
             "partner": self.partner,
@@ -268,6 +389,9 @@ class GameEntry:
             "acting_captain": self.acting_captain,
             "initial_double_groups": [list(g) for g in self.initial_double_groups],
         }
+        if self.extras:  # only then: stored entries without extras stay unchanged
+            data["extras"] = [x.to_dict() for x in self.extras]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameEntry:
@@ -281,6 +405,7 @@ class GameEntry:
             "initial_cube",
             "acting_captain",
             "initial_double_groups",
+            "extras",
         )
         check_keys(data, keys, ("box", "captain", "members"), "game entry")
         members = tuple(MemberEntry.from_dict(m) for m in as_tuple(data["members"], "members"))
@@ -298,6 +423,7 @@ class GameEntry:
             initial_cube=data.get("initial_cube", 1),
             acting_captain=data.get("acting_captain"),
             initial_double_groups=groups,
+            extras=tuple(Extra.from_dict(x) for x in as_tuple(data.get("extras", ()), "extras")),
         )
 
 
@@ -318,6 +444,22 @@ def validate_entry(entry: GameEntry, profile: Profile) -> None:
             raise ChouetteError("beaver_not_allowed", "this profile has no beavers")
         if m.raccoons and not profile.raccoons:
             raise ChouetteError("raccoon_not_allowed", "this profile has no raccoons")
+        if m.fate == "settled":
+            low, high = settlement_bounds(m.cube, profile)
+            assert m.settled is not None  # MemberEntry checks it
+            if not low <= m.settled <= high:
+                raise ChouetteError(
+                    "settlement_out_of_bounds",
+                    f"{m.player!r} settled for {m.settled}: on a cube of {m.cube} a "
+                    f"settlement is from {low} to {high}",
+                )
+    for x in entry.extras:
+        if x.stake > profile.max_cube:
+            raise ChouetteError(
+                "extra_stake_above_max", f"an extra at {x.stake} is above {profile.max_cube}"
+            )
+    if entry.extras:
+        extras_result(entry, profile)  # refuses an extra with no result to ride on
     _validate_partner(entry, profile)
     if profile.kind == "classic":
         _validate_classic(entry)
@@ -382,6 +524,14 @@ def _validate_classic(entry: GameEntry) -> None:
                     "dropped_beyond_offer",
                     f"a member dropped a double to {d}, but the team cube never passed {ceiling}",
                 )
+        # A member who settled left the team like a dropper, at the team cube of then.
+        for m in entry.members:
+            if m.fate == "settled" and m.cube > ceiling:
+                raise ChouetteError(
+                    "settled_beyond_cube",
+                    f"{m.player!r} settled on a cube of {m.cube}, but the team cube never "
+                    f"passed {ceiling}",
+                )
     parities = {(_log2(d) - _log2(a)) % 2 for d in dropped}
     if box_dropped:
         # The box dropped a team offer: the box's own offers have the other parity.
@@ -395,12 +545,35 @@ def _validate_classic(entry: GameEntry) -> None:
 
 
 # ---------------------------------------------------------------------- settlement
+def settlement_bounds(cube: int, profile: Profile) -> tuple[int, int]:
+    """The lowest and highest settlement a member may accept on a cube of ``cube``: what
+    they could lose or win at most, ``cube`` times the backgammon value (R9), either way.
+
+    Called by the table entry's validation and by online play to check an offer."""
+    if not is_power_of_two(cube):
+        raise ChouetteError("invalid_cube", f"cube {cube!r} is not a power of two")
+    most = cube * profile.backgammon_value
+    return -most, most
+
+
+def _multiplier(kind: ResultKind | None, profile: Profile) -> int:
+    if kind == "gammon":
+        return 2
+    if kind == "backgammon":
+        return profile.backgammon_value
+    return 1
+
+
 def member_points(member: MemberEntry, entry: GameEntry, profile: Profile) -> int:
-    """What ``member`` wins (+) or loses (-) against the box in this game."""
+    """What ``member`` wins (+) or loses (-) against the box in this game (their cube;
+    extras not included: :func:`extra_points`)."""
     if member.fate == "dropped":
         return -member.pre_double
     if member.fate == "box_dropped":
         return member.pre_double
+    if member.fate == "settled":
+        assert member.settled is not None
+        return member.settled
     if entry.kind == "single" or (profile.jacoby and member.cube == entry.initial_cube):
         multiplier = 1  # Jacoby: per cube, a cube never turned scores singles
     elif entry.kind == "gammon":
@@ -409,6 +582,33 @@ def member_points(member: MemberEntry, entry: GameEntry, profile: Profile) -> in
         multiplier = profile.backgammon_value
     points = member.cube * multiplier
     return points if entry.winner == "team" else -points
+
+
+def extras_result(entry: GameEntry, profile: Profile) -> tuple[Winner, ResultKind]:
+    """The board result the game's extras are settled on: the board's, or, when no member
+    played to the end, a single won by the side the other gave the board up to (module
+    docstring); ``extra_without_result`` when the entry does not say which."""
+    if entry.winner is not None and entry.kind is not None:
+        return entry.winner, entry.kind
+    fates = {m.fate for m in entry.members}
+    if fates == {"dropped"}:
+        return "box", "single"
+    if fates == {"box_dropped"} or (profile.kind == "classic" and "box_dropped" in fates):
+        # classic: the box's drop of the team's (unanimous) double ended the game.
+        return "team", "single"
+    raise ChouetteError(
+        "extra_without_result",
+        "nobody played the board to its end and the entry does not say who gave it up: "
+        "an extra has no result to be settled on",
+    )
+
+
+def extra_points(extra: Extra, entry: GameEntry, profile: Profile) -> int:
+    """What the extra's ``taker`` wins (+) from its ``giver`` or loses (-) to them: the
+    price, then the stake on the board's result (gammons count, Jacoby never)."""
+    winner, kind = extras_result(entry, profile)
+    on_board = extra.stake * _multiplier(kind, profile)
+    return extra.price + (on_board if winner == "team" else -on_board)
 
 
 def split_box_share(total: int) -> tuple[int, int]:
@@ -430,12 +630,17 @@ def settle(entry: GameEntry, profile: Profile) -> dict[PlayerId, int]:
     else:
         result[entry.box], result[entry.partner] = split_box_share(box_side)
     result.update(members)
+    for x in entry.extras:  # personal bets, after the partner's split
+        won = extra_points(x, entry, profile)
+        result[x.taker] += won
+        result[x.giver] -= won
     assert sum(result.values()) == 0, "a chouette game sums to zero (R13)"
     return result
 
 
 def box_side_result(entry: GameEntry, profile: Profile) -> int:
-    """The box's result for the game with the partner's share (minus the members' sum)."""
+    """The box's result for the game with the partner's share (minus the members' sum;
+    extras are side bets and do not count)."""
     return -sum(member_points(m, entry, profile) for m in entry.members)
 
 
