@@ -147,10 +147,7 @@ class Profile:
             raise _invalid("backgammon_value must be 3, 2 or 1 (R9)")
         if not is_int(self.box_partner_min_players) or self.box_partner_min_players < 4:
             raise _invalid("box_partner_min_players must be an int of at least 4")
-        if (
-            not is_int(self.split_min_players)
-            or self.split_min_players < LOWEST_SPLIT_MIN_PLAYERS
-        ):
+        if not is_int(self.split_min_players) or self.split_min_players < LOWEST_SPLIT_MIN_PLAYERS:
             raise _invalid(
                 f"split_min_players must be an int of at least {LOWEST_SPLIT_MIN_PLAYERS}"
             )

@@ -32,8 +32,9 @@ the larger share of a win and of a loss alike). Every game sums to zero (asserte
 Rotation (:func:`rotation_outcome`) goes by the **original** captain's result: a captain
 who dropped lost, a captain whose double the box dropped won, otherwise the board
 decides; the profile's rotation variant may also weigh the box's net result for the
-game (:mod:`chouette.rules.profile`). If the captain left the game, ``acting_captain`` may name the member who moved
-the team's checkers for the rest of it (recorded, not used for scoring).
+game (:mod:`chouette.rules.profile`). If the captain left the game, ``acting_captain``
+may name the member who moved the team's checkers for the rest of it (recorded, not
+used for scoring).
 
 Validation (:func:`validate_entry`, called by :func:`settle`) refuses impossible entries
 with stable codes; the checks that depend only on the entry run in ``__post_init__``,

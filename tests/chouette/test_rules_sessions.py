@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from chouette.rules import (
     CLASSIC,
     EXACT_LIMIT,
+    ROTATION_VARIANTS,
     ChouetteError,
     GameEntry,
     Ledger,
     MemberEntry,
-    ROTATION_VARIANTS,
     PlayerId,
     Profile,
     SeatChange,
