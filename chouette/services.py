@@ -651,9 +651,8 @@ def session_come_back(
 
 
 # ====================================================================== club rules (issue 19)
-def _player_id_or_none(value: Any) -> int | None:
-    if value is None:
-        return None
+def _player_id(value: Any) -> int:
+    """A player id as a caller passed it: an int, not a bool (400 ``invalid_player``)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValidationFailed("invalid_player", rule_message("invalid_player"))
     return value
@@ -684,10 +683,8 @@ def participant_proxy_set(
     themself and the session's writers (403 ``not_in_session``). The ledger is untouched
     (no event: a proxy changes who decides, not the score), but the version is bumped
     and the scoreboards redraw, as for every write. Returns the participant."""
-    player_id = _player_id_or_none(player_id)  # type: ignore[assignment]
-    if player_id is None:
-        raise ValidationFailed("invalid_player", rule_message("invalid_player"))
-    proxy_id = _player_id_or_none(proxy_id)
+    player_id = _player_id(player_id)
+    proxy_id = None if proxy_id is None else _player_id(proxy_id)
     with transaction.atomic():
         session = _lock(session_id)
         if not _is_authenticated(by):
@@ -739,9 +736,7 @@ def session_split(
     if player_ids_to_move is not None:
         if not isinstance(player_ids_to_move, list | tuple):
             raise ValidationFailed("invalid_player", rule_message("invalid_player"))
-        move = [_player_id_or_none(p) for p in player_ids_to_move]  # type: ignore[misc]
-        if any(p is None for p in move):
-            raise ValidationFailed("invalid_player", rule_message("invalid_player"))
+        move = [_player_id(p) for p in player_ids_to_move]
     with transaction.atomic():
         session = _lock_for_write(session_id, by, expected_version)
         ledger = ledger_of(session)

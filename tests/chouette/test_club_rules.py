@@ -357,6 +357,7 @@ def test_split_chosen_players_and_proxies() -> None:
         (EIGHT, ["Bob", "Cy", "Bob"], "duplicate_player", ValidationFailed),
         (EIGHT, ["Bob", "Cy", "Idegen"], "split_not_seated", ValidationFailed),
         (EIGHT, ["Bob", "Cy", True], "invalid_player", ValidationFailed),
+        (EIGHT, ["Bob", "Cy", None], "invalid_player", ValidationFailed),
         (EIGHT, "Bob", "invalid_player", ValidationFailed),
     ],
 )
