@@ -22,6 +22,18 @@ RULE_MESSAGES: dict[str, Promise] = {
     "invalid_roll": _("A roll-off die shows 1 to 6."),
     "tied_rolls": _("Players tied in the roll-off: they roll again."),
     "needless_reroll": _("Only tied players roll again."),
+    # Club rules (issue 19): proxies, splitting a chouette in two
+    "not_a_participant": _("This player is not in the session."),
+    "proxy_self": _("A proxy is another player: nobody is their own proxy."),
+    "proxy_not_in_session": _("A proxy is another player of this session."),
+    "proxy_chained": _(
+        "No chains of proxies: the proxy must be at the table, and a player who answers "
+        "for someone cannot name a proxy."
+    ),
+    "split_too_few_players": _("Too few players are seated to split the chouette in two."),
+    "split_side_too_small": _("Each half of a split chouette needs three players or more."),
+    "split_not_seated": _("Only seated players move to the new session."),
+    "invalid_outcome": _("Unknown rotation."),
     # Profiles and stake
     "invalid_profile": _("The rule profile is not valid."),
     "invalid_profile_kind": _("Unknown rule profile: classic or individual."),
@@ -95,7 +107,7 @@ RULE_MESSAGES: dict[str, Promise] = {
 }
 
 #: Codes about the session's state rather than the input (HTTP 409).
-CONFLICT_CODES = frozenset({"nothing_to_undo"})
+CONFLICT_CODES = frozenset({"nothing_to_undo", "proxy_chained", "split_too_few_players"})
 
 
 def rule_message(code: str) -> str:

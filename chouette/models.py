@@ -13,6 +13,9 @@ and audited:
   Its ``join_code`` (issue 19) lets a newcomer join from a phone (``/chouette/join/``):
   six letters without look-alikes (:mod:`games.codes`), unique among the open sessions
   (a partial unique constraint), shown with a QR code on the scoreboard and its wall.
+  A session split off a chouette grown to eight (issue 19,
+  :func:`chouette.services.session_split`) names the session it came from
+  (``split_from``).
 * :class:`ChouetteEvent` - the append-only log: a played game (``data`` is
   :meth:`chouette.rules.GameEntry.to_dict`) or a seat change between games
   (:meth:`chouette.rules.SeatChange.to_dict`), numbered ``seq`` 1, 2, ... per session.
@@ -131,6 +134,15 @@ class ChouetteSession(models.Model):
     )
     #: The R12 move clock of box and captain online (``ClockSettings`` as a dict), or none.
     online_clock = models.JSONField(_("move clock online"), null=True, blank=True)
+    #: The session this one was split off (its players sit out there), if any.
+    split_from = models.ForeignKey(
+        "self",
+        verbose_name=_("split from"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="splits",
+    )
 
     class Meta:
         verbose_name = _("chouette session")
@@ -156,7 +168,11 @@ class ChouetteSession(models.Model):
 
 
 class ChouetteParticipant(models.Model):
-    """A player of a session, in the order they joined (the roll-off order first)."""
+    """A player of a session, in the order they joined (the roll-off order first).
+
+    ``proxy`` (issue 19): another participant who takes this player's cube decisions
+    while they are away from the table (:mod:`chouette.rules.proxies`: not the player,
+    not chained; set by :func:`chouette.services.participant_proxy_set`)."""
 
     session = models.ForeignKey(
         ChouetteSession,
@@ -172,12 +188,25 @@ class ChouetteParticipant(models.Model):
     )
     order = models.PositiveSmallIntegerField(_("joined order"))
     joined_at = models.DateTimeField(_("joined"), default=timezone.now)
+    proxy = models.ForeignKey(
+        Player,
+        verbose_name=_("proxy"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text=_("Another player of the session who takes this player's cube decisions."),
+    )
 
     class Meta:
         verbose_name = _("chouette participant")
         verbose_name_plural = _("chouette participants")
         ordering = ["session", "order"]
         constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(proxy=models.F("player")),
+                name="chouette_participant_proxy_not_self",
+            ),
             models.UniqueConstraint(
                 fields=["session", "player"], name="chouette_participant_unique"
             ),

@@ -124,10 +124,34 @@ PROFILE_KINDS = [
     ("classic", gettext_lazy("classic: one team cube")),
     ("individual", gettext_lazy("individual: every member has an own cube")),
 ]
+#: The rotation variants (chouette.rules.profile; docs/rules.md R13): a short name in
+#: the select, and what each one does under it (static/chouette/session-form.js shows
+#: the chosen one's; without the script every description shows).
 ROTATIONS = [
-    ("standard", gettext_lazy("standard: the box stays if it beat the captain")),
-    ("box_needs_net_profit", gettext_lazy("the box must also show a net profit to stay")),
+    ("standard", gettext_lazy("standard")),
+    ("box_needs_net_profit", gettext_lazy("beat the captain and show a profit")),
+    ("net_profit_decides", gettext_lazy("a profit decides")),
+    ("double_stand_up", gettext_lazy("double stand-up")),
 ]
+ROTATION_HELP = {
+    "standard": gettext_lazy(
+        "The box stays if it beat the captain; if the captain won, the captain takes the box."
+    ),
+    "box_needs_net_profit": gettext_lazy(
+        "The box stays only if it beat the captain and won more than it lost in the game; "
+        "otherwise the captain takes the box."
+    ),
+    "net_profit_decides": gettext_lazy(
+        "The box stays if it won more than it lost in the game, whatever happened against "
+        "the captain; otherwise the captain takes the box."
+    ),
+    "double_stand_up": gettext_lazy(
+        "The box stays if it beat the captain and did not lose in the game. If it beat the "
+        "captain but lost overall, both stand up: the captain and then the box go to the "
+        "end of the line, and the next player takes the box."
+    ),
+}
+assert [key for key, _label in ROTATIONS] == list(rules.ROTATION_VARIANTS) == list(ROTATION_HELP)
 
 
 class SessionForm(forms.Form):
@@ -185,11 +209,19 @@ class SessionForm(forms.Form):
         coerce=int,
         initial=3,
     )
+    split_min_players = forms.IntegerField(
+        label=gettext_lazy("The chouette may split in two from"),
+        required=False,
+        min_value=6,
+        max_value=30,
+        initial=8,
+        help_text=gettext_lazy("seated players (each half keeps three or more)."),
+    )
 
     #: The options of the individual profile only (the form shows them only when it is
     #: chosen: static/chouette/session-form.js; the rules refuse them with one team cube).
     INDIVIDUAL_ONLY = ("beavers", "raccoons", "box_must_take_half", "box_partner")
-    COMMON_RULES = ("rotation", "jacoby", "automatic_doubles", "backgammon_value")
+    COMMON_RULES = ("jacoby", "automatic_doubles", "backgammon_value", "split_min_players")
 
     def clean(self) -> dict[str, Any]:
         """The roll-off read against the chosen players (:mod:`chouette.rolloff`) into
@@ -217,6 +249,9 @@ class SessionForm(forms.Form):
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.COMMON_RULES]
 
+    def rotation_help(self) -> list[tuple[str, Any]]:
+        return list(ROTATION_HELP.items())
+
 
 def _profile_from(data: dict[str, Any]) -> dict[str, Any]:
     profile = {
@@ -225,6 +260,7 @@ def _profile_from(data: dict[str, Any]) -> dict[str, Any]:
         "jacoby": data["jacoby"],
         "automatic_doubles": data["automatic_doubles"] or 0,
         "backgammon_value": data["backgammon_value"],
+        "split_min_players": data["split_min_players"] or rules.Profile().split_min_players,
     }
     if data["kind"] == "individual":
         for name in ("beavers", "raccoons", "box_must_take_half", "box_partner"):
@@ -393,10 +429,26 @@ def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
     # The confirmation names the game an undo takes back: the newest one counted.
     context["undo_game"] = game_rows[0] if game_rows else None
     context["can_reopen"] = services.may_reopen(request.user, session)
+    context["splits"] = list(session.splits.order_by("pk"))
     if can_write and session.is_open:
         in_session = set(board.names)
         context["newcomers"] = Player.objects.filter(is_active=True).exclude(pk__in=in_session)
+        context["split"] = _split_context(board)
     return render(request, "chouette/scoreboard.html", context)
+
+
+def _split_context(board: selectors.Scoreboard) -> dict[str, Any] | None:
+    """The split form (issue 19), when enough players are seated: the seated players,
+    those who move by default checked, and a name for the new session."""
+    seated = [s for s in board.seats if s.role != "out"]
+    if len(seated) < board.profile.split_min_players:
+        return None
+    movers = set(rules.default_movers(board.seating))
+    suffix = " (2)"
+    return {
+        "seats": [{"seat": s, "moves": s.player_id in movers} for s in seated],
+        "name": board.session.name[: services.MAX_NAME - len(suffix)] + suffix,
+    }
 
 
 def _join_url(request: HttpRequest, code: str) -> str:
@@ -446,6 +498,68 @@ def seat_change(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
         ),
         to=_scoreboard_url(session.pk),
         success=_("The seating has changed."),
+    )
+
+
+@require_POST
+@writer_required
+def proxy_set(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+    """A member away from the table names a proxy for their cube decisions, or clears it
+    (an empty ``proxy``): :func:`services.participant_proxy_set`."""
+    raw_player = request.POST.get("player", "")
+    raw_proxy = request.POST.get("proxy", "")
+    if not raw_player.isdigit() or (raw_proxy and not raw_proxy.isdigit()):
+        messages.error(request, _("Choose a player."))
+        return redirect(_scoreboard_url(session.pk))
+    proxy_id = int(raw_proxy) if raw_proxy else None
+    return act_and_redirect(
+        request,
+        lambda: services.participant_proxy_set(
+            session_id=session.pk,
+            by=request.user,
+            player_id=int(raw_player),
+            proxy_id=proxy_id,
+            expected_version=_version(request),
+        ),
+        to=_scoreboard_url(session.pk),
+        success=lambda row: (
+            _("%(proxy)s takes the cube decisions of %(name)s.")
+            % {"proxy": row.proxy.name, "name": row.player.name}
+            if row.proxy_id is not None
+            else _("%(name)s takes their own cube decisions again.") % {"name": row.player.name}
+        ),
+    )
+
+
+@require_POST
+@writer_required
+def session_split(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+    """Split a chouette of eight or more in two (:func:`services.session_split`): the
+    checked players start a new session (none checked: the default, every second player
+    of the line); done, the new session's scoreboard."""
+    raw = request.POST.getlist("move")
+    if not all(r.isdigit() for r in raw):
+        messages.error(request, _("Choose a player."))
+        return redirect(_scoreboard_url(session.pk))
+    move = [int(r) for r in raw] or None
+    return act_and_redirect(
+        request,
+        lambda: services.session_split(
+            session_id=session.pk,
+            by=request.user,
+            player_ids_to_move=move,
+            name=request.POST.get("name", ""),
+            expected_version=_version(request),
+        ),
+        to=_scoreboard_url(session.pk),
+        success=lambda new: (
+            _(
+                "The chouette has split in two: “%(name)s” has started; its players sit out "
+                "of “%(old)s”, where their totals stay."
+            )
+            % {"name": new.name, "old": session.name}
+        ),
+        then=lambda new: _scoreboard_url(new.pk),
     )
 
 

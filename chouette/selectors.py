@@ -11,6 +11,9 @@
 * :func:`extras_of` - a stored game's extras (side bets) with each one's points
   (pure: the entry and the profile; a member's settlement is in its member dict).
 * :func:`player_names` - the names of a session's players (one query).
+* :func:`session_proxies` - who answers for whom (issue 19: an absent member's cube
+  decisions; the online play reads it, :func:`chouette.rules.game_proxies` says which
+  of them answer in the next game). One query.
 * :func:`player_sessions` - a player's totals per session, for player pages.
 """
 
@@ -43,6 +46,9 @@ class Seat:
     last_cube: int | None = None
     last_fate: str | None = None
     last_points: int | None = None
+    #: Who takes this player's cube decisions while they are away (issue 19).
+    proxy_id: int | None = None
+    proxy_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -138,6 +144,17 @@ def player_names(session: ChouetteSession) -> dict[int, str]:
     )
 
 
+def session_proxies(session: ChouetteSession) -> dict[int, int]:
+    """Player id -> their proxy's player id, for every participant who named one (one
+    query). A proxy may answer that member's cube decisions (online play), except in a
+    game where the proxy is on the box's side (:func:`chouette.rules.game_proxies`)."""
+    return dict(
+        ChouetteParticipant.objects.filter(session=session, proxy__isnull=False).values_list(
+            "player_id", "proxy_id"
+        )
+    )
+
+
 def counted_games(session: ChouetteSession) -> Any:
     """The session's games that count (not undone), newest first (a queryset to page)."""
     return ChouetteEvent.objects.filter(
@@ -184,9 +201,10 @@ def scoreboard(*, session_id: int, last: int | None = LAST_GAMES) -> Scoreboard:
     profile = profile_of(session)
     seating = rules.Seating.from_dict(session.seating)
     participants = list(
-        ChouetteParticipant.objects.filter(session=session).select_related("player")
+        ChouetteParticipant.objects.filter(session=session).select_related("player", "proxy")
     )
     names = {p.player_id: p.player.name for p in participants}
+    proxies = {p.player_id: p.proxy for p in participants if p.proxy is not None}
     games = list(
         ChouetteEvent.objects.filter(session=session, kind=ChouetteEvent.Kind.GAME).order_by("seq")
     )
@@ -223,6 +241,8 @@ def scoreboard(*, session_id: int, last: int | None = LAST_GAMES) -> Scoreboard:
                 last_cube=member["cube"] if member else None,
                 last_fate=member["fate"] if member else None,
                 last_points=last_game.points.get(player) if last_game else None,
+                proxy_id=proxies[player].pk if player in proxies else None,
+                proxy_name=proxies[player].name if player in proxies else None,
             )
         )
 

@@ -250,6 +250,22 @@ def _normalise_rolls(rolls: Mapping[Any, Any], player_ids: list[int]) -> dict[in
 
 
 # ====================================================================== sessions
+def _session_name(name: Any) -> str:
+    """The session's name, stripped (400 ``invalid_name`` if empty or too long)."""
+    name = (name if isinstance(name, str) else "").strip()
+    if not name or len(name) > MAX_NAME:
+        raise ValidationFailed(
+            "invalid_name",
+            ngettext(
+                "Name the session (at most %(max)d character).",
+                "Name the session (at most %(max)d characters).",
+                MAX_NAME,
+            )
+            % {"max": MAX_NAME},
+        )
+    return name
+
+
 def session_create(
     *,
     by: Any,
@@ -279,17 +295,7 @@ def session_create(
             "seating_and_rolls",
             _("Give either the seating order or the roll-off, not both."),
         )
-    name = (name or "").strip()
-    if not name or len(name) > MAX_NAME:
-        raise ValidationFailed(
-            "invalid_name",
-            ngettext(
-                "Name the session (at most %(max)d character).",
-                "Name the session (at most %(max)d characters).",
-                MAX_NAME,
-            )
-            % {"max": MAX_NAME},
-        )
+    name = _session_name(name)
     ids = _check_player_ids(list(player_ids))
     if order is not None:
         seated = _check_player_ids(list(order))
@@ -348,6 +354,31 @@ def session_create(
             seating = rules.seating_from_rolls({p: roll_map[p] for p in ids})
     except rules.ChouetteError as exc:
         raise _rule_error(exc) from None
+    return _insert_session(
+        by=by,
+        name=name,
+        seating=seating,
+        profile=the_profile,
+        stake_per_point=stake_per_point,
+        currency=currency,
+        rolls=[{"player": p, "rolls": roll_map[p]} for p in ids if p in roll_map],
+        rolled_by_server=by_server,
+    )
+
+
+def _insert_session(
+    *,
+    by: Any,
+    name: str,
+    seating: rules.Seating,
+    profile: rules.Profile,
+    stake_per_point: Decimal | None,
+    currency: str,
+    rolls: list[dict[str, Any]],
+    rolled_by_server: bool,
+    split_from: ChouetteSession | None = None,
+) -> ChouetteSession:
+    """Write a new session and its participants (checked by the caller)."""
     with transaction.atomic():
         session = ChouetteSession.objects.create(
             name=name,
@@ -355,12 +386,13 @@ def session_create(
             started_at=wallclock.now(),
             stake_per_point=stake_per_point,
             currency=currency,
-            profile=the_profile.to_dict(),
-            rolls=[{"player": p, "rolls": roll_map[p]} for p in ids if p in roll_map],
-            rolled_by_server=by_server,
+            profile=profile.to_dict(),
+            rolls=rolls,
+            rolled_by_server=rolled_by_server,
             start_seating=seating.to_dict(),
             seating=seating.to_dict(),
             join_code=_fresh_join_code(),
+            split_from=split_from,
         )
         order = {p: i for i, p in enumerate(seating.all_players)}
         ChouetteParticipant.objects.bulk_create(
@@ -624,6 +656,144 @@ def session_come_back(
         action="come_back",
         expected_version=expected_version,
     )
+
+
+# ====================================================================== club rules (issue 19)
+def _player_id(value: Any) -> int:
+    """A player id as a caller passed it: an int, not a bool (400 ``invalid_player``)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationFailed("invalid_player", rule_message("invalid_player"))
+    return value
+
+
+def may_set_proxy(user: Any, session: ChouetteSession, player_id: int) -> bool:
+    """The player themself (their login), and the session's writers."""
+    if not _is_authenticated(user):
+        return False
+    own = Player.of_user(user)
+    return (own is not None and own.pk == player_id) or may_write(user, session)
+
+
+def participant_proxy_set(
+    *,
+    session_id: int,
+    by: Any,
+    player_id: int,
+    proxy_id: int | None,
+    expected_version: int | None = None,
+) -> ChouetteParticipant:
+    """``player_id`` steps away from the table and ``proxy_id`` takes their cube
+    decisions (``None``: the proxy is cleared, the player is back). The rules
+    (:mod:`chouette.rules.proxies`) refuse a proxy who is the player (400
+    ``proxy_self``), not in the session (400 ``proxy_not_in_session``) or chained (409
+    ``proxy_chained``: the proxy is away too, or the player answers for someone); a
+    player not in the session is 400 ``not_a_participant``. Who may: the player
+    themself and the session's writers (403 ``not_in_session``). The ledger is untouched
+    (no event: a proxy changes who decides, not the score), but the version is bumped
+    and the scoreboards redraw, as for every write. Returns the participant."""
+    player_id = _player_id(player_id)
+    proxy_id = None if proxy_id is None else _player_id(proxy_id)
+    with transaction.atomic():
+        session = _lock(session_id)
+        if not _is_authenticated(by):
+            raise PermissionDenied("not_logged_in", _("Log in to do this."))
+        if not may_set_proxy(by, session, player_id):
+            raise PermissionDenied("not_in_session", NOT_IN_SESSION)
+        _check_open(session)
+        _check_version(session, expected_version)
+        rows = {row.player_id: row for row in session.participants.all()}
+        current = {p: row.proxy_id for p, row in rows.items() if row.proxy_id is not None}
+        try:
+            after = rules.set_proxy(current, rows.keys(), player_id, proxy_id)
+        except rules.ChouetteError as exc:
+            raise _rule_error(exc) from None
+        row = rows[player_id]
+        row.proxy_id = after.get(player_id)
+        row.save(update_fields=["proxy"])
+        session.version += 1
+        session.save(update_fields=["version"])
+        live.session_changed(session.pk)
+    return row
+
+
+def session_split(
+    *,
+    session_id: int,
+    by: Any,
+    player_ids_to_move: list[int] | None,
+    name: str,
+    expected_version: int | None = None,
+) -> ChouetteSession:
+    """Split a chouette grown to ``split_min_players`` seated players (the profile's,
+    default 8) into two: ``player_ids_to_move`` start a new session called ``name``
+    (``None``: every second player of the line from the captain,
+    :func:`chouette.rules.default_movers`), seated in the order they sat here
+    (:func:`chouette.rules.seating_from_order`), with the same rule profile and stake.
+
+    Here, each of them sits out (one seat-change event each, so the ledger replays to
+    the same seating): their totals stay in this session's ledger, which still sums to
+    zero, and the new session starts at zero. Proxies across the two halves are
+    cleared; those among the players who move go with them. Who may: the session's
+    writers; the new session is created by them and names this one (``split_from``).
+    Refusals (nothing written): 409 ``split_too_few_players``; 400
+    ``split_side_too_small`` (either half below three), ``split_not_seated``,
+    ``duplicate_player``, ``invalid_player``, ``invalid_name``; and every write's 403,
+    409 ``session_ended``, ``stale_version``. Both sessions' scoreboards redraw."""
+    name = _session_name(name)
+    move: list[int] | None = None
+    if player_ids_to_move is not None:
+        if not isinstance(player_ids_to_move, list | tuple):
+            raise ValidationFailed("invalid_player", rule_message("invalid_player"))
+        move = [_player_id(p) for p in player_ids_to_move]
+    with transaction.atomic():
+        session = _lock_for_write(session_id, by, expected_version)
+        _check_no_online_game(session)
+        ledger = ledger_of(session)
+        fewest = ledger.profile.split_min_players
+        if len(ledger.seating.seated) < fewest:
+            raise Conflict(
+                "split_too_few_players",
+                ngettext(
+                    "A chouette splits in two from %(count)d seated player.",
+                    "A chouette splits in two from %(count)d seated players.",
+                    fewest,
+                )
+                % {"count": fewest},
+                extra={"split_min_players": fewest, "seated": len(ledger.seating.seated)},
+            )
+        try:
+            plan = rules.split_plan(ledger.seating, ledger.profile, move)
+            for player in plan.moved:
+                change = rules.SeatChange("sit_out", player)
+                ledger = ledger.seat(change)
+                _append(session, by=by, kind=ChouetteEvent.Kind.SEAT_CHANGE, data=change.to_dict())
+        except rules.ChouetteError as exc:
+            raise _rule_error(exc) from None
+        assert ledger.seating == plan.staying
+        moved = set(plan.moved)
+        carried: dict[int, int] = {}
+        for row in session.participants.exclude(proxy=None):
+            if row.player_id in moved and row.proxy_id in moved:
+                carried[row.player_id] = row.proxy_id
+            if row.player_id in moved or row.proxy_id in moved:
+                row.proxy_id = None
+                row.save(update_fields=["proxy"])
+        new = _insert_session(
+            by=by,
+            name=name,
+            seating=plan.new,
+            profile=ledger.profile,
+            stake_per_point=session.stake_per_point,
+            currency=session.currency,
+            rolls=[],
+            rolled_by_server=False,
+            split_from=session,
+        )
+        for player, proxy in carried.items():
+            ChouetteParticipant.objects.filter(session=new, player_id=player).update(proxy_id=proxy)
+        _touch(session, ledger.seating)
+        live.session_changed(new.pk)
+    return new
 
 
 def session_end(

@@ -24,13 +24,16 @@ from rest_framework.views import APIView
 
 from chouette.models import MAX_DECISION_SECONDS, TEAM_MESSAGE_LENGTH
 from chouette.online import selectors, services
-from chouette.online.table import ANSWERS, PENDING_KINDS
+from chouette.online.table import ANSWERS, CUBE_FATES, PENDING_KINDS
+from chouette.rules import RESULT_KINDS
 from games.api.common import error_responses
 from games.engine.clock import PRESETS
 from games.errors import PermissionDenied
 from games.models import Player
 
 ERRORS = error_responses()
+#: A member's place in the team (the acting captain is said apart).
+MEMBER_ROLES = ("captain", "member")
 
 
 # ====================================================================== serializers
@@ -42,7 +45,7 @@ class OnlinePlayerOutput(serializers.Serializer):
 class OnlineMemberOutput(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
-    role = serializers.ChoiceField(choices=["captain", "member"])
+    role = serializers.ChoiceField(choices=list(MEMBER_ROLES))
     acting_captain = serializers.BooleanField(
         help_text="Moves the team's checkers since the captain left the game."
     )
@@ -51,7 +54,7 @@ class OnlineMemberOutput(serializers.Serializer):
         "double they dropped (dropped: pays half of it) or the box dropped (wins half of it)."
     )
     owner = serializers.ChoiceField(choices=["box", "member"], allow_null=True)
-    fate = serializers.ChoiceField(choices=["in", "dropped", "box_dropped"])
+    fate = serializers.ChoiceField(choices=list(CUBE_FATES))
     pending = serializers.ChoiceField(choices=list(PENDING_KINDS), allow_null=True)
     consented = serializers.BooleanField()
     beavers = serializers.IntegerField()
@@ -115,7 +118,7 @@ class OnlinePointsOutput(serializers.Serializer):
 
 class OnlineResultOutput(serializers.Serializer):
     winner = serializers.ChoiceField(choices=["box", "team"], allow_null=True)
-    kind = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], allow_null=True)
+    kind = serializers.ChoiceField(choices=list(RESULT_KINDS), allow_null=True)
     flagged = serializers.ChoiceField(choices=["box", "team"], allow_null=True)
     undone = serializers.BooleanField()
     points = OnlinePointsOutput(many=True)

@@ -44,7 +44,28 @@ EXTRA_HELP = (
 )
 
 
+#: The profile's keys and choices (chouette.rules.Profile; docs/rules.md R13).
+PROFILE_HELP = (
+    "rule profile options (default: classic, every option off). kind: classic (one team "
+    "cube) or individual (own cubes). rotation, who has the box next: "
+    "standard (the box stays if it beat the captain; the default), box_needs_net_profit "
+    "(it must also win more than it lost in the game), net_profit_decides (it stays if "
+    "it won more than it lost, whatever happened against the captain), double_stand_up "
+    "(it stays if it beat the captain and did not lose overall; if it beat the captain "
+    "but lost overall, captain and box both go to the end of the line and the next "
+    "player takes the box). jacoby, beavers, raccoons, box_must_take_half, box_partner "
+    "(bools; beavers, raccoons, box_must_take_half and box_partner with individual "
+    "only), automatic_doubles (0 = off), box_partner_min_players (default 6), "
+    "backgammon_value (3, 2 or 1), max_cube (default 64), split_min_players (seated "
+    "players from which the chouette may split in two: default 8, at least 6)."
+)
+assert all(v in PROFILE_HELP for v in rules.ROTATION_VARIANTS)
+
+
 # ====================================================================== inputs
+#: Where a player sits between games (the scoreboard's seat roles).
+SEAT_ROLES = ("box", "partner", "captain", "team", "out")
+
 class RollInput(serializers.Serializer):
     player = serializers.IntegerField()
     rolls = serializers.ListField(
@@ -66,9 +87,7 @@ class SessionCreateInput(serializers.Serializer):
         max_digits=10, decimal_places=2, min_value=0, required=False, allow_null=True
     )
     currency = serializers.CharField(max_length=3, required=False, allow_blank=True, default="")
-    profile = serializers.DictField(
-        required=False, default=dict, help_text="rule profile options (default: classic)"
-    )
+    profile = serializers.DictField(required=False, default=dict, help_text=PROFILE_HELP)
     rolls = RollInput(
         many=True,
         required=False,
@@ -170,6 +189,33 @@ class GuestInput(serializers.Serializer):
     expected_version = serializers.IntegerField(required=False, allow_null=True)
 
 
+class ProxyInput(serializers.Serializer):
+    player = serializers.IntegerField(help_text="the member away from the table")
+    proxy = serializers.IntegerField(
+        allow_null=True,
+        help_text="another player of the session who takes their cube decisions; null: "
+        "nobody (the member is back). Not the player, not someone away themselves, not "
+        "for a player who answers for someone (409 proxy_chained)",
+    )
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+
+
+class SplitInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200, help_text="the new session's name")
+    players = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the seated players who move to the new session, in any order (they "
+        "are seated there in the order they sat here); omitted or null: every second "
+        "player of the line from the captain. Each half keeps three players or more "
+        "(400 split_side_too_small); the session needs the profile's split_min_players "
+        "seated (409 split_too_few_players)",
+    )
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+
+
 @extend_schema_serializer(component_name="ChouetteVersionInput")
 class VersionInput(serializers.Serializer):
     expected_version = serializers.IntegerField(required=False, allow_null=True)
@@ -190,12 +236,17 @@ class SessionOutput(serializers.Serializer):
     profile = serializers.DictField()
     created_by = serializers.IntegerField(source="created_by_id", allow_null=True)
     version = serializers.IntegerField()
+    split_from = serializers.IntegerField(
+        source="split_from_id",
+        allow_null=True,
+        help_text="the session this one was split off, if any",
+    )
 
 
 class SeatingSeatOutput(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
-    role = serializers.ChoiceField(choices=["box", "partner", "captain", "team", "out"])
+    role = serializers.ChoiceField(choices=list(SEAT_ROLES))
     position = serializers.IntegerField(help_text="0 the box, 1 the captain, ...")
 
 
@@ -217,11 +268,15 @@ class SeatingOutput(serializers.Serializer):
 class SeatOutput(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
-    role = serializers.ChoiceField(choices=["box", "partner", "captain", "team", "out"])
+    role = serializers.ChoiceField(choices=list(SEAT_ROLES))
     position = serializers.IntegerField()
     total = serializers.IntegerField()
     last_cube = serializers.IntegerField(allow_null=True, help_text="in the last game")
     last_fate = serializers.CharField(allow_null=True, help_text="in the last game")
+    proxy = serializers.IntegerField(
+        allow_null=True, help_text="who takes this player's cube decisions while away"
+    )
+    proxy_name = serializers.CharField(allow_null=True)
 
 
 class PointsOutput(serializers.Serializer):
@@ -284,6 +339,7 @@ class SessionDetailOutput(SessionOutput):
     # The detail is shaped from a dict (``chouette.api.views.detail_data``) whose key is
     # ``created_by``, not the model's ``created_by_id``.
     created_by = serializers.IntegerField(allow_null=True)
+    split_from = serializers.IntegerField(allow_null=True)
     rolls = RollOutput(many=True)
     rolled_by_server = serializers.BooleanField()
     start_seating = serializers.DictField()

@@ -35,6 +35,16 @@ urlpatterns = [
         name="session-come-back",
     ),
     path(
+        "chouette/sessions/<int:session_id>/proxy/",
+        views.SessionProxyApi.as_view(),
+        name="session-proxy",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/split/",
+        views.SessionSplitApi.as_view(),
+        name="session-split",
+    ),
+    path(
         "chouette/sessions/<int:session_id>/games/preview/",
         views.GamePreviewApi.as_view(),
         name="game-preview",

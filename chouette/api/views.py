@@ -33,11 +33,13 @@ from .serializers import (
     GameOutput,
     GuestInput,
     PreviewOutput,
+    ProxyInput,
     RecordedGameOutput,
     SeatInput,
     SessionCreateInput,
     SessionDetailOutput,
     SessionOutput,
+    SplitInput,
     SummaryOutput,
     VersionInput,
 )
@@ -177,6 +179,8 @@ def _seat_data(seat: selectors.Seat) -> dict[str, Any]:
         "total": seat.total,
         "last_cube": seat.last_cube,
         "last_fate": seat.last_fate,
+        "proxy": seat.proxy_id,
+        "proxy_name": seat.proxy_name,
     }
 
 
@@ -309,6 +313,51 @@ class SessionComeBackApi(_SeatApi):
     """A player sitting out comes back at the end of the line."""
 
     service = staticmethod(services.session_come_back)
+
+
+class SessionProxyApi(APIView):
+    """A member away from the table names a proxy, another player of the session who
+    takes their cube decisions (``proxy``: null clears it). Who may: the member
+    themself, the session's writers. 400 ``proxy_self``, ``proxy_not_in_session``,
+    ``not_a_participant``; 409 ``proxy_chained`` (the proxy is away too, or the member
+    answers for someone). The detail's ``players`` show each one's ``proxy``."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=ProxyInput, responses={200: SessionDetailOutput, **ERRORS})
+    def post(self, request: Request, session_id: int) -> Response:
+        data = _valid(ProxyInput, request)
+        services.participant_proxy_set(
+            session_id=session_id,
+            by=request.user,
+            player_id=data["player"],
+            proxy_id=data["proxy"],
+            expected_version=_version(data),
+        )
+        return _detail(session_id)
+
+
+class SessionSplitApi(APIView):
+    """Split a chouette of ``split_min_players`` (the profile's, default 8) seated players
+    or more in two: the players who move start a new session (same profile and stake,
+    seated in the order they sat here) and sit out of this one, where their totals stay.
+    Answers the **new** session (201; its ``split_from`` names this one). 409
+    ``split_too_few_players``; 400 ``split_side_too_small``, ``split_not_seated``."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=SplitInput, responses={201: SessionDetailOutput, **ERRORS})
+    def post(self, request: Request, session_id: int) -> Response:
+        data = _valid(SplitInput, request)
+        players = data.get("players")
+        new = services.session_split(
+            session_id=session_id,
+            by=request.user,
+            player_ids_to_move=None if players is None else list(players),
+            name=data["name"],
+            expected_version=_version(data),
+        )
+        return _detail(new.pk, status.HTTP_201_CREATED)
 
 
 class SessionEndApi(APIView):

@@ -11,12 +11,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from chouette.models import (
-    ChouetteOnlineAction,
-    ChouetteOnlineGame,
-    ChouetteParticipant,
-    ChouetteSession,
-)
+from chouette import selectors as chouette_selectors
+from chouette.models import ChouetteOnlineAction, ChouetteOnlineGame, ChouetteSession
 from chouette.online.table import BOX, Table
 from games import wallclock
 from games.engine.clock import ClockState
@@ -47,15 +43,23 @@ def session_current_game(session: ChouetteSession) -> ChouetteOnlineGame | None:
     return playing or games.order_by("-number").first()
 
 
-def proxies_for(session: ChouetteSession, player_id: int | None) -> list[int]:
-    """The members who named ``player_id`` their proxy in this session."""
-    if player_id is None or not hasattr(ChouetteParticipant, "proxy"):
+def game_proxies(session: ChouetteSession, table: Table) -> dict[int, int]:
+    """Member -> proxy for this game: the session's proxies (``ChouetteParticipant.proxy``)
+    of the team's members, by a proxy not on the box's side (nobody answers for the cube
+    they play against: :func:`chouette.rules.game_proxies`)."""
+    box_side = {table.box, table.partner}
+    return {
+        member: proxy
+        for member, proxy in chouette_selectors.session_proxies(session).items()
+        if member in table.members and proxy not in box_side
+    }
+
+
+def proxies_for(session: ChouetteSession, table: Table, player_id: int | None) -> list[int]:
+    """The members of this game ``player_id`` answers for as their proxy."""
+    if player_id is None:
         return []
-    return list(
-        ChouetteParticipant.objects.filter(session=session, proxy_id=player_id).values_list(
-            "player_id", flat=True
-        )
-    )
+    return [m for m, p in game_proxies(session, table).items() if p == player_id]
 
 
 def _names(table: Table) -> dict[int, str]:
@@ -112,7 +116,7 @@ def online_game_view(
     deadline = decision_deadline(game, table)
     in_team = viewer is not None and viewer in table.members
     mine = _actions(table, viewer, names) if game.is_playing and viewer is not None else {}
-    proxy_for = proxies_for(game.session, viewer) if game.is_playing else []
+    proxy_for = proxies_for(game.session, table, viewer) if game.is_playing else []
     for member in proxy_for:
         theirs = [d for d in table.decisions if d.decider == member]
         if theirs:

@@ -46,11 +46,11 @@ from chouette.models import (
     TEAM_MESSAGE_LENGTH,
     ChouetteOnlineAction,
     ChouetteOnlineGame,
-    ChouetteParticipant,
     ChouetteSession,
     ChouetteTeamMessage,
 )
 from chouette.online import live
+from chouette.online import selectors as online_selectors
 from chouette.online.table import BOX, TEAM, Table, table_new
 from chouette.stored import profile_of
 from games import background, wallclock
@@ -314,13 +314,7 @@ def _actor(
         return me.pk, me.pk
     if isinstance(as_player, bool) or not isinstance(as_player, int):
         raise ValidationFailed("invalid_player", rule_message("invalid_player"))
-    proxy = (
-        ChouetteParticipant.objects.filter(session=session, player_id=as_player)
-        .values_list("proxy_id", flat=True)
-        .first()
-        if hasattr(ChouetteParticipant, "proxy")
-        else None
-    )
+    proxy = online_selectors.game_proxies(session, table).get(as_player)
     if proxy != me.pk:
         raise PermissionDenied(
             "not_a_proxy", _("You may act only for a member who named you their proxy.")

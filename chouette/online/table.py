@@ -94,6 +94,7 @@ CubeFate = Literal["in", "dropped", "box_dropped"]
 Pending = Literal["consent", "box_doubled", "member_doubled", "member_beavered", "box_beavered"]
 Answer = Literal["yes", "no", "take", "drop", "beaver", "raccoon", "no_raccoon"]
 
+CUBE_FATES: tuple[CubeFate, ...] = ("in", "dropped", "box_dropped")
 PENDING_KINDS: tuple[Pending, ...] = (
     "consent",
     "box_doubled",
@@ -102,6 +103,7 @@ PENDING_KINDS: tuple[Pending, ...] = (
     "box_beavered",
 )
 ANSWERS: tuple[Answer, ...] = ("yes", "no", "take", "drop", "beaver", "raccoon", "no_raccoon")
+assert get_args(CubeFate) == CUBE_FATES
 assert get_args(Pending) == PENDING_KINDS
 assert get_args(Answer) == ANSWERS
 

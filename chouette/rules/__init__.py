@@ -8,7 +8,9 @@ functions.
 
 * :mod:`~chouette.rules.profile`: the rule profile (``classic``/``individual``, options,
   rotation variant).
-* :mod:`~chouette.rules.seating`: roll-off, the line, joining, sitting out, rotation.
+* :mod:`~chouette.rules.seating`: roll-off, the line, joining, sitting out, rotation,
+  splitting a chouette in two.
+* :mod:`~chouette.rules.proxies`: an absent member's proxy for their cube decisions.
 * :mod:`~chouette.rules.settlement`: the game entry (settlements and extras included),
   its validation, points per player, the rotation outcome.
 * :mod:`~chouette.rules.ledger`: running totals, seat changes, undo of the last game.
@@ -25,17 +27,22 @@ from chouette.rules.profile import (
     ProfileKind,
     RotationVariant,
 )
+from chouette.rules.proxies import check_proxies, game_proxies, set_proxy
 from chouette.rules.seating import (
     MIN_START_PLAYERS,
+    ROTATION_OUTCOMES,
     RotationOutcome,
     Seating,
+    SplitPlan,
     come_back,
+    default_movers,
     join,
     roll_off_order,
     rotate,
     seating_from_order,
     seating_from_rolls,
     sit_out,
+    split_plan,
 )
 from chouette.rules.settlement import (
     FATES,
@@ -80,6 +87,7 @@ __all__ = [
     "MIN_START_PLAYERS",
     "PROFILE_KINDS",
     "RESULT_KINDS",
+    "ROTATION_OUTCOMES",
     "ROTATION_VARIANTS",
     "WINNERS",
     "ChouetteError",
@@ -102,16 +110,20 @@ __all__ = [
     "SeatChange",
     "Seating",
     "SessionSummary",
+    "SplitPlan",
     "Stake",
     "Totals",
     "Transfer",
     "Winner",
     "box_side_result",
     "check_entry_seating",
+    "check_proxies",
     "come_back",
+    "default_movers",
     "extra_points",
     "extras_result",
     "fewest_transfers",
+    "game_proxies",
     "join",
     "member_points",
     "next_seating",
@@ -120,10 +132,12 @@ __all__ = [
     "rotation_outcome",
     "seating_from_order",
     "seating_from_rolls",
+    "set_proxy",
     "settle",
     "settlement_bounds",
     "sit_out",
     "split_box_share",
+    "split_plan",
     "summarize",
     "validate_entry",
     "zero_sum_groups",

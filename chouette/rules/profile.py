@@ -13,10 +13,26 @@ Terms:
 * ``individual`` (common club practice): **every member has an own cube**. Each member
   may double the box alone, the box answers each cube separately, and the box may double
   members one at a time.
-* **Rotation variant**: ``standard`` (R13: the box stays if it beat the captain) or
-  ``box_needs_net_profit`` (the box stays only if it beat the captain *and* its net
-  result for the game, partner's share included, is positive; otherwise the captain takes
-  the box as if the captain had won). See :mod:`chouette.rules.seating`.
+* **Rotation variant** (who has the box next; the box's **net** is its result for the
+  game, the partner's share included; :func:`chouette.rules.settlement.rotation_outcome`):
+
+  - ``standard`` (R13, the default): the box stays if it beat the captain.
+  - ``box_needs_net_profit``: the box stays only if it beat the captain *and* its net is
+    positive; otherwise the captain takes the box as if the captain had won.
+  - ``net_profit_decides`` (the individual-cube chouette as the Cavendish Club of
+    Philadelphia played it, 1980: "the man in the box must show a profit in order to
+    stay"): the box stays if its net is positive, whatever happened against the
+    captain; otherwise the captain takes the box.
+  - ``double_stand_up`` (the Los Angeles chouette rules): the box stays if it beat the
+    captain and its net is not a loss (breaking even is enough). If the captain beat the
+    box, the captain takes the box (R13). If the box beat the captain but lost on the
+    game, **both stand up**: the captain goes to the end of the line, the old box behind
+    them, and the next player takes the box (:func:`chouette.rules.seating.rotate`,
+    outcome ``"both"``).
+
+* ``split_min_players``: from this many seated players the table may split the chouette
+  into two (:func:`chouette.rules.seating.split_plan`; default 8, at least 6 so that each
+  half has three).
 
 Options (R8 money-play options, applied per cube):
 
@@ -53,15 +69,27 @@ from typing import Any, Literal, get_args
 from chouette.rules.common import ChouetteError, check_keys, is_int, is_power_of_two
 
 ProfileKind = Literal["classic", "individual"]
-RotationVariant = Literal["standard", "box_needs_net_profit"]
+RotationVariant = Literal[
+    "standard", "box_needs_net_profit", "net_profit_decides", "double_stand_up"
+]
 
 PROFILE_KINDS: tuple[ProfileKind, ...] = ("classic", "individual")
-ROTATION_VARIANTS: tuple[RotationVariant, ...] = ("standard", "box_needs_net_profit")
+ROTATION_VARIANTS: tuple[RotationVariant, ...] = (
+    "standard",
+    "box_needs_net_profit",
+    "net_profit_decides",
+    "double_stand_up",
+)
 assert get_args(ProfileKind) == PROFILE_KINDS
 assert get_args(RotationVariant) == ROTATION_VARIANTS
 
 #: R13 (with the issue): the box partner joins at six players unless the profile says more.
 DEFAULT_PARTNER_MIN_PLAYERS = 6
+#: Issue 19: a chouette of eight seated players may split into two (the Los Angeles
+#: rules split a seven-handed game when an eighth player joins).
+DEFAULT_SPLIT_MIN_PLAYERS = 8
+#: Each half of a split keeps at least three players (R13's minimum), so six at least.
+LOWEST_SPLIT_MIN_PLAYERS = 6
 
 
 def _invalid(message: str) -> ChouetteError:
@@ -74,7 +102,7 @@ class Profile:
 
     Attributes:
         kind: ``classic`` (default) or ``individual``.
-        rotation: ``standard`` (default) or ``box_needs_net_profit``.
+        rotation: one of :data:`ROTATION_VARIANTS` (default ``standard``).
         jacoby: gammons count only on a turned cube (per cube).
         beavers: ``individual`` only.
         raccoons: ``individual`` only; needs ``beavers``.
@@ -85,6 +113,7 @@ class Profile:
             box has a partner; at least 4 (box, partner, captain and one more member).
         backgammon_value: 3, 2 or 1 (R9).
         max_cube: highest cube value (R8).
+        split_min_players: seated players from which the chouette may split in two.
     """
 
     kind: ProfileKind = "classic"
@@ -98,6 +127,7 @@ class Profile:
     box_partner_min_players: int = DEFAULT_PARTNER_MIN_PLAYERS
     backgammon_value: int = 3
     max_cube: int = 64
+    split_min_players: int = DEFAULT_SPLIT_MIN_PLAYERS
 
     def __post_init__(self) -> None:
         if self.kind not in PROFILE_KINDS:
@@ -117,6 +147,10 @@ class Profile:
             raise _invalid("backgammon_value must be 3, 2 or 1 (R9)")
         if not is_int(self.box_partner_min_players) or self.box_partner_min_players < 4:
             raise _invalid("box_partner_min_players must be an int of at least 4")
+        if not is_int(self.split_min_players) or self.split_min_players < LOWEST_SPLIT_MIN_PLAYERS:
+            raise _invalid(
+                f"split_min_players must be an int of at least {LOWEST_SPLIT_MIN_PLAYERS}"
+            )
         if self.raccoons and not self.beavers:
             raise ChouetteError("raccoons_need_beavers", "a raccoon answers a beaver")
         if self.kind == "classic":

@@ -17,11 +17,24 @@ R13 rotation (:func:`rotate`), after each game:
   line, the next player becomes captain.
 * ``"captain"`` (the captain takes the box): the captain becomes the box, the next player
   becomes captain and the old box goes to the end of the line.
+* ``"both"`` (both stand up; the ``double_stand_up`` rotation variant only): the captain
+  goes to the end of the line and the old box behind them; the next player takes the box
+  and the one after becomes captain. With only box and captain seated there is nobody
+  else to take the box, and the captain takes it (as ``"captain"``).
 
-Which of the two happened is decided from the game by
+Which one happened is decided from the game by
 :func:`chouette.rules.settlement.rotation_outcome` (original captain's result; a captain
-who dropped lost, a captain whose double the box dropped won; with the
-``box_needs_net_profit`` variant the box must also show a net profit to stay).
+who dropped lost, a captain whose double the box dropped won; the profile's rotation
+variant may also ask for the box's net result: :mod:`chouette.rules.profile`).
+
+**Splitting** (issue 19, :func:`split_plan`): a chouette of ``split_min_players`` or more
+seated players (profile, default 8) may split into two. The players who move sit out of
+this session (their totals stay in its ledger) and start the new one, seated in the
+order they sat here (:func:`seating_from_order`: the first of them takes the box). By
+default every second player of the line moves, from the captain: the box keeps the box,
+the next player becomes its captain, the captain takes the new session's box, and both
+halves are as even as can be (the new one gets the smaller half of an odd table). Each
+half keeps at least three players (R13), and only seated players move.
 
 Decisions where docs/rules.md is silent:
 
@@ -64,9 +77,10 @@ from chouette.rules.common import (
 )
 from chouette.rules.profile import Profile
 
-RotationOutcome = Literal["box", "captain"]
-"""``"box"``: the box keeps the box; ``"captain"``: the captain takes the box."""
-ROTATION_OUTCOMES: tuple[RotationOutcome, ...] = ("box", "captain")
+RotationOutcome = Literal["box", "captain", "both"]
+"""``"box"``: the box keeps the box; ``"captain"``: the captain takes the box;
+``"both"``: both stand up (the ``double_stand_up`` variant)."""
+ROTATION_OUTCOMES: tuple[RotationOutcome, ...] = ("box", "captain", "both")
 assert get_args(RotationOutcome) == ROTATION_OUTCOMES
 
 #: R13: "three or more players" to start a chouette.
@@ -239,8 +253,69 @@ def rotate(seating: Seating, outcome: RotationOutcome) -> Seating:
     captain, rest = seating.line[0], seating.line[1:]
     if outcome == "box":
         return Seating(box=seating.box, line=(*rest, captain), out=seating.out)
-    if outcome == "captain":
+    if outcome == "captain" or (outcome == "both" and not rest):
         return Seating(box=captain, line=(*rest, seating.box), out=seating.out)
+    if outcome == "both":
+        return Seating(box=rest[0], line=(*rest[1:], captain, seating.box), out=seating.out)
     raise ChouetteError(
-        "invalid_outcome", f"rotation outcome is 'box' or 'captain', not {outcome!r}"
+        "invalid_outcome", f"rotation outcome is 'box', 'captain' or 'both', not {outcome!r}"
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SplitPlan:
+    """What splitting a chouette in two does (:func:`split_plan`).
+
+    Attributes:
+        moved: the players who start the new session, in the order they sat here.
+        staying: this session's seating after they sat out (they are last in ``out``).
+        new: the new session's seating (:func:`seating_from_order` of ``moved``).
+    """
+
+    moved: tuple[PlayerId, ...]
+    staying: Seating
+    new: Seating
+
+
+def default_movers(seating: Seating) -> tuple[PlayerId, ...]:
+    """Every second player of the line, from the captain (module docstring)."""
+    return seating.line[0::2]
+
+
+def split_plan(
+    seating: Seating, profile: Profile, move: Sequence[PlayerId] | None = None
+) -> SplitPlan:
+    """Split a chouette in two (module docstring): ``move`` the players who start the new
+    session (``None``: :func:`default_movers`).
+
+    Refusals: fewer than ``profile.split_min_players`` seated (``split_too_few_players``),
+    a player to move who is not seated (``split_not_seated``), a player named twice
+    (``duplicate_player``), a half with fewer than three players
+    (``split_side_too_small``)."""
+    seated = seating.seated
+    if len(seated) < profile.split_min_players:
+        raise ChouetteError(
+            "split_too_few_players",
+            f"{len(seated)} seated: a chouette splits from {profile.split_min_players}",
+        )
+    chosen = default_movers(seating) if move is None else tuple(move)
+    for p in chosen:
+        check_player(p)
+    check_distinct(chosen, "the players to move")
+    strangers = [p for p in chosen if p not in seated]
+    if strangers:
+        raise ChouetteError(
+            "split_not_seated",
+            f"{strangers!r} are not seated: only seated players move",
+            players=tuple(strangers),
+        )
+    if min(len(chosen), len(seated) - len(chosen)) < MIN_START_PLAYERS:
+        raise ChouetteError(
+            "split_side_too_small",
+            f"{len(chosen)} move, {len(seated) - len(chosen)} stay: each half needs three",
+        )
+    moved = tuple(p for p in seated if p in chosen)
+    staying = seating
+    for p in moved:
+        staying = sit_out(staying, p)
+    return SplitPlan(moved=moved, staying=staying, new=seating_from_order(moved))

@@ -57,10 +57,11 @@ to zero (asserted).
 Rotation (:func:`rotation_outcome`) goes by the **original** captain's result: a captain
 who dropped lost, a captain whose double the box dropped won, a captain who settled won
 if the settlement was positive (zero or less: the captain did not beat the box),
-otherwise the board decides. Extras never count for rotation, nor for the
-``box_needs_net_profit`` variant's net result. If the captain left the game,
-``acting_captain`` may name the member who moved the team's checkers for the rest of it
-(recorded, not used for scoring).
+otherwise the board decides; the profile's rotation variant may also weigh the box's net
+result for the game (:mod:`chouette.rules.profile`). Extras never count for rotation,
+nor for any variant's net result. If the captain left the game, ``acting_captain`` may
+name the member who moved the team's checkers for the rest of it (recorded, not used
+for scoring).
 
 Validation (:func:`validate_entry`, called by :func:`settle`) refuses impossible entries
 with stable codes; the checks that depend only on the entry run in ``__post_init__``,
@@ -645,12 +646,22 @@ def box_side_result(entry: GameEntry, profile: Profile) -> int:
 
 
 def rotation_outcome(entry: GameEntry, profile: Profile) -> RotationOutcome:
-    """Who has the box next game (see :mod:`chouette.rules.seating`)."""
+    """Who has the box next game, by the profile's rotation variant
+    (:mod:`chouette.rules.profile`; the rotations: :mod:`chouette.rules.seating`). The
+    box's net is :func:`box_side_result` (the partner's share included)."""
     validate_entry(entry, profile)
-    box_stays = not entry.captain_won
+    beat_captain = not entry.captain_won
+    if profile.rotation == "standard":
+        return "box" if beat_captain else "captain"
+    net = box_side_result(entry, profile)
     if profile.rotation == "box_needs_net_profit":
-        box_stays = box_stays and box_side_result(entry, profile) > 0
-    return "box" if box_stays else "captain"
+        return "box" if beat_captain and net > 0 else "captain"
+    if profile.rotation == "net_profit_decides":
+        return "box" if net > 0 else "captain"
+    assert profile.rotation == "double_stand_up", profile.rotation
+    if not beat_captain:
+        return "captain"
+    return "box" if net >= 0 else "both"
 
 
 def check_entry_seating(entry: GameEntry, seating: Seating, profile: Profile) -> None:

@@ -335,6 +335,14 @@ SPECTACULAR_SETTINGS = {
         "MatchInvitationStatusEnum": "games.models.MatchInvitation.Status",
         # A chouette game's winner (box or team), apart from a tournament result's side.
         "ChouetteWinnerEnum": "chouette.rules.settlement.WINNERS",
+        # Online chouette (chouette.api.online): a member's cube, its decisions, answers.
+        "ChouetteOnlineFateEnum": "chouette.online.table.CUBE_FATES",
+        "ChouetteDecisionEnum": "chouette.online.table.PENDING_KINDS",
+        "ChouetteAnswerEnum": "chouette.online.table.ANSWERS",
+        "ChouetteOnlineRoleEnum": "chouette.api.online.MEMBER_ROLES",
+        "ChouetteResultKindEnum": "chouette.rules.settlement.RESULT_KINDS",
+        "ChouetteFateEnum": "chouette.rules.settlement.FATES",
+        "ChouetteSeatRoleEnum": "chouette.api.serializers.SEAT_ROLES",
     },
 }
 

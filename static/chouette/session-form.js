@@ -2,7 +2,9 @@
  * options of the rule profile chosen. A fieldset marked data-profile-only="individual"
  * is hidden and disabled (so its boxes are not sent) unless that profile is chosen.
  * Without this script every option shows, and the server refuses the individual-only
- * ones with one team cube: the form works either way (issue 18). */
+ * ones with one team cube: the form works either way (issue 18).
+ * The rotation variant (issue 19): of the descriptions under its select
+ * ([data-rotation]), only the chosen variant's shows; without the script all show. */
 (function () {
   "use strict";
 
@@ -23,10 +25,14 @@
       part.hidden = !shown;
       part.disabled = !shown;
     });
+    var rotation = form.querySelector('select[name="rotation"]');
+    form.querySelectorAll("[data-rotation]").forEach(function (help) {
+      help.hidden = !rotation || help.dataset.rotation !== rotation.value;
+    });
   }
 
   form.addEventListener("change", function (event) {
-    if (event.target && event.target.name === "kind") {
+    if (event.target && (event.target.name === "kind" || event.target.name === "rotation")) {
       update();
     }
   });

@@ -1,8 +1,9 @@
 """The chouette at the table, on a 390 x 844 phone (issue 18), in a real headless Chromium:
 
 * the tap-size test: on the scoreboard and the game entry of a six-player session (the
-  individual profile with beavers, raccoons and a box partner: the widest entry form),
-  every button, select, input and link-button of the table's controls, the undo and end
+  individual profile with beavers, raccoons and a box partner: the widest entry form; a
+  member away with a proxy; splitting from six, so the split form shows), every button,
+  select, input and link-button of the table's controls, the undo, split and end
   confirmations opened, is at least 44 px high, and neither page is wider than the
   screen;
 * every other chouette page a writer sees (the list with the new session's form, the
@@ -70,7 +71,10 @@ def _six_at_the_table() -> tuple[Any, Any, Any]:
     three games played, kept by the club's scorekeeper."""
     cast = players(NAMES)
     keeper = scorekeeper()
-    profile = rules.Profile(kind="individual", beavers=True, raccoons=True, box_partner=True)
+    # Splitting from six (issue 19): the split form, with its six check rows, shows too.
+    profile = rules.Profile(
+        kind="individual", beavers=True, raccoons=True, box_partner=True, split_min_players=6
+    )
     session = session_with(
         cast,
         by=keeper,
@@ -85,6 +89,10 @@ def _six_at_the_table() -> tuple[Any, Any, Any]:
         entry["members"] = [m for m in entry["members"] if m["player"] != partner]
         entry["partner"] = partner
         services.game_record(session_id=session.pk, by=keeper, entry=entry)
+    # A member away from the table: "Name (proxy: Other)" with two long names.
+    services.participant_proxy_set(
+        session_id=session.pk, by=keeper, player_id=cast[NAMES[2]].pk, proxy_id=cast[NAMES[5]].pk
+    )
     session.refresh_from_db()
     return cast, keeper, session
 
@@ -107,6 +115,7 @@ def test_scoreboard_and_game_entry_tap_sizes_at_390(phone, asgi_server) -> None:
     board = _measure(phone)
     ids = {c["id"] for c in board["controls"]}
     assert {"enter-game", "undo-button", "end-button", "sit-out-player", "guest-name"} <= ids
+    assert {"proxy-player", "proxy-proxy", "split-name", "split-button"} <= ids
     assert len(board["controls"]) >= 10
     assert _small(board) == [], board
     assert board["width"] <= PHONE["width"], board["width"]

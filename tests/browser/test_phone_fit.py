@@ -184,6 +184,8 @@ POST_ONLY: set[str] = {
     "chouette:join-guest",
     "chouette:new-join-code",
     "chouette:reopen",
+    "chouette:proxy",
+    "chouette:split",
     "games:match-end",
     "games:game-act",
     "notifications:read",

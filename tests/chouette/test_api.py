@@ -73,6 +73,13 @@ WRITES = {
         lambda c: (f"{_base(c)}/games/", {"entry": simple_entry(c["session"])}),
         201,
     ),
+    "proxy": (
+        lambda c: (
+            f"{_base(c)}/proxy/",
+            {"player": c["cast"]["Cy"].pk, "proxy": c["cast"]["Dee"].pk},
+        ),
+        200,
+    ),
     "undo": (lambda c: (f"{_base(c)}/undo/", {}), 200),
     "end": (lambda c: (f"{_base(c)}/end/", {}), 200),
 }

@@ -226,7 +226,7 @@ def test_the_schema_says_what_settled_and_extras_mean(client) -> None:
     for name in ("MemberInput", "MemberOutput"):
         text = components[name]["properties"]["settled"]["description"]
         assert "settled" in text and "backgammon value" in text, name
-    fates = components["FateEnum"]["enum"]
+    fates = components["ChouetteFateEnum"]["enum"]
     assert "settled" in fates
     entry = components["EntryInput"]["properties"]["extras"]
     assert "side bets" in entry["description"] and "Jacoby" in entry["description"]

@@ -58,6 +58,7 @@ def test_the_registered_task_names_are_the_stable_interface():
     # not rename one (issue 14), and every name they use must be registered.
     from django.conf import settings
 
+    from chouette.online.services import ONLINE_ALARM
     from games import background
     from games.clocks.services import TABLE_CLOCK_ALARM
     from games.notifications.services import DELIVER, DELIVER_EACH
@@ -72,8 +73,10 @@ def test_the_registered_task_names_are_the_stable_interface():
         "games.notification_deliver",
         "games.notification_deliver_each",
         "games.notification_sweep",
+        "chouette.online_alarm",
+        "chouette.sweep_online_alarms",
     }
-    for sent in (GAME_CLOCK_ALARM, TABLE_CLOCK_ALARM, DELIVER, DELIVER_EACH):
+    for sent in (GAME_CLOCK_ALARM, TABLE_CLOCK_ALARM, DELIVER, DELIVER_EACH, ONLINE_ALARM):
         assert background.task(sent).name == sent
     assert set(settings.CELERY_TASK_ROUTES) <= names
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= names
