@@ -239,11 +239,12 @@ def online_game_start(
     session_id: int,
     by: Any,
     expected_version: int | None = None,
-    dice: DiceSource = SYSTEM_DICE,
+    dice: DiceSource | None = None,
     at: datetime | None = None,
 ) -> ChouetteOnlineGame:
     """Start a game online from the session's seating (see the module docstring)."""
     at = at or wallclock.now()
+    dice = dice if dice is not None else SYSTEM_DICE  # looked up now: tests script it
     with transaction.atomic():
         session = chouette_services.lock_for_write(
             session_id=session_id, by=by, expected_version=expected_version
@@ -334,7 +335,7 @@ def online_game_act(
     answer: str | None = None,
     value: int | None = None,
     as_player: int | None = None,
-    dice: DiceSource = SYSTEM_DICE,
+    dice: DiceSource | None = None,
     at: datetime | None = None,
 ) -> ChouetteOnlineGame:
     """One action of a player of the game (see the module docstring). ``action`` is one of
@@ -346,6 +347,7 @@ def online_game_act(
     if action not in ACTIONS:
         raise ValidationFailed("invalid_action", _("Unknown action."))
     at = at or wallclock.now()
+    dice = dice if dice is not None else SYSTEM_DICE  # looked up now: tests script it
     online_game_alarm(game_id=game_id, at=at)  # a window or a clock already out: first
     with transaction.atomic():
         session, game = _lock_session_of_game(game_id)
@@ -481,10 +483,17 @@ def online_game_alarm(
     gammon for the other side). ``version``: what the timer was armed for. Safe to run
     twice: ``stale`` when the game moved on or ended, ``not_due`` before its time."""
     at = at or wallclock.now()
-    due = ChouetteOnlineGame.objects.filter(
-        pk=game_id, status=ChouetteOnlineGame.Status.PLAYING, alarm_at__lte=at
-    ).exists()
-    if not due:
+    # One cheap read first: every page and every action asks, and mostly nothing is due.
+    found = (
+        ChouetteOnlineGame.objects.filter(pk=game_id)
+        .values_list("status", "version", "alarm_at")
+        .first()
+    )
+    if found is None or found[0] != ChouetteOnlineGame.Status.PLAYING:
+        return "stale"
+    if version is not None and found[1] != version:
+        return "stale"
+    if found[2] is None or found[2] > at:
         return "not_due"
     with transaction.atomic():
         session, game = _lock_session_of_game(game_id)
