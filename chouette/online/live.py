@@ -10,8 +10,9 @@
   and the event carries no text: the page fetches it, and the page shows the chat to the
   team only.
 
-Each action also touches the session's topic (``chouette:<session id>``): the scoreboard
-shows the game being played and, when it ends, the new totals.
+A game's start and end also touch the session's topic (``chouette:<session id>``): the
+scoreboard shows the game being played and, when it ends, the new totals; every table
+page shows the next game when it starts.
 """
 
 from __future__ import annotations
@@ -53,11 +54,14 @@ def _event(row: ChouetteOnlineAction, game_id: int) -> Event:
 
 
 def game_changed(game: ChouetteOnlineGame, *, session_id: int) -> None:
-    """After commit: the game's new log row to its followers, and the scoreboard."""
+    """After commit: the game's new log row to its followers; the scoreboard (and every
+    table page, which shows the next game when it starts) when the game starts or ends,
+    not at every move."""
     row = game.actions.order_by("-seq").first()
     if row is not None:
         publish.publish_events(game_topic(game.pk), [_event(row, game.pk)])
-    session_changed(session_id)
+    if game.version == 1 or not game.is_playing:
+        session_changed(session_id)
 
 
 def team_changed(game_id: int) -> None:
