@@ -66,6 +66,7 @@ assert all(v in PROFILE_HELP for v in rules.ROTATION_VARIANTS)
 #: Where a player sits between games (the scoreboard's seat roles).
 SEAT_ROLES = ("box", "partner", "captain", "team", "out")
 
+
 class RollInput(serializers.Serializer):
     player = serializers.IntegerField()
     rolls = serializers.ListField(

@@ -36,10 +36,11 @@ from tests.chouette.factories import players, scorekeeper
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def WebDriverWait(driver, timeout):  # noqa: N802 - Selenium's, polling every 50 ms
+def WebDriverWait(driver, timeout):
     """Selenium's wait, looking every 50 ms instead of every 500 ms: a game is a few
     hundred waits."""
     return _Wait(driver, timeout, poll_frequency=0.05)
+
 
 WAIT = 10
 
