@@ -26,7 +26,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from chouette import live as session_live
@@ -49,6 +49,7 @@ DECISION_LABELS = {
     "member_doubled": gettext_lazy("doubles the box"),
     "member_beavered": gettext_lazy("beavered the box's double"),
     "box_beavered": gettext_lazy("the box beavered"),
+    "settlement_offered": gettext_lazy("the box offers a settlement"),
 }
 ANSWER_LABELS = {
     "yes": gettext_lazy("Yes, double"),
@@ -58,11 +59,14 @@ ANSWER_LABELS = {
     "beaver": gettext_lazy("Beaver"),
     "raccoon": gettext_lazy("Raccoon"),
     "no_raccoon": gettext_lazy("No raccoon"),
+    "accept": gettext_lazy("Accept"),
+    "refuse": gettext_lazy("Refuse"),
 }
 FATE_LABELS = {
     "in": gettext_lazy("in the game"),
     "dropped": gettext_lazy("dropped"),
     "box_dropped": gettext_lazy("the box dropped"),
+    "settled": gettext_lazy("settled"),
 }
 ROLE_LABELS = {
     "box": gettext_lazy("box"),
@@ -164,6 +168,18 @@ def _move_text(row: dict[str, Any], names: dict[int, str]) -> str:
         return _("ran out of time (R12): the game is lost, a gammon.")
     if kind == "abandon":
         return _("abandoned the game")
+    if kind == "offer_settlement":
+        return _("offered %(member)s a settlement of %(points)+d") % {
+            "member": names.get(data.get("member"), "?"),
+            "points": data.get("points", 0),
+        }
+    if kind == "offer_extra":
+        return _("offered %(other)s an extra at %(stake)d") % {
+            "other": names.get(data.get("other"), "?"),
+            "stake": data.get("stake", 0),
+        }
+    if kind == "answer_extra":
+        return _("accepted the extra") if data.get("answer") == "accept" else _("refused the extra")
     if kind == "choose_double":
         return _("chose the double %(value)s") % {"value": data.get("value")}
     return kind
@@ -256,6 +272,18 @@ def _question(d: dict[str, Any], view: dict[str, Any]) -> str:
             "member": d["member_name"],
             "cube": offered,
         }
+    if d["kind"] == "settlement_offered":
+        if offered >= 0:
+            return ngettext(
+                "%(box)s offers to pay you %(points)d point and you leave the game: accept?",
+                "%(box)s offers to pay you %(points)d points and you leave the game: accept?",
+                offered,
+            ) % {"box": box, "points": offered}
+        return ngettext(
+            "%(box)s offers to let you leave the game for %(points)d point: accept?",
+            "%(box)s offers to let you leave the game for %(points)d points: accept?",
+            -offered,
+        ) % {"box": box, "points": -offered}
     return _("%(member)s's cube is beavered: raccoon?") % {"member": d["member_name"]}
 
 
@@ -308,13 +336,15 @@ def _version(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
-def _int_or_none(raw: str | None) -> int | None:
-    if raw is None or raw == "":
+def _int_or_none(raw: str | None) -> Any:
+    """A whole number typed in a form, ``None`` when left empty, else the text itself:
+    the service refuses what is not a whole number with its field's code."""
+    if raw is None or raw.strip() == "":
         return None
     try:
-        return int(raw)
+        return int(raw.strip().replace("\u2212", "-"))
     except ValueError:
-        return -1  # not a player: the service refuses it with its code
+        return raw
 
 
 def _game_or_404(game_id: int) -> ChouetteOnlineGame:
@@ -384,6 +414,12 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             answer=post.get("answer") or None,
             value=_int_or_none(post.get("value")),
             as_player=_int_or_none(post.get("as_player")),
+            points=_int_or_none(post.get("points")),
+            other=_int_or_none(post.get("other")),
+            backs=post.get("backs") or None,
+            stake=_int_or_none(post.get("stake")),
+            price=_int_or_none(post.get("price")),
+            offer=_int_or_none(post.get("offer")),
         )
     except ApplicationError as exc:
         show_refusal(request, exc)

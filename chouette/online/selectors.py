@@ -99,6 +99,7 @@ def online_game_view(
                 "consented": c.consented,
                 "beavers": c.beavers,
                 "raccoons": c.raccoons,
+                "settlement": c.settlement,
             }
         )
     decisions = [
@@ -109,7 +110,7 @@ def online_game_view(
             "member_name": names.get(d.member, "?"),
             "kind": d.kind,
             "answers": list(d.answers),
-            "offered": table.cube_of(d.member).value * 2,
+            "offered": _offered(table, d.member, d.kind),
         }
         for d in table.decisions
     ]
@@ -164,9 +165,33 @@ def online_game_view(
         "viewer_role": _role(table, viewer),
         "in_team": in_team,
         "actions": mine,
+        "extras": [_extra(x, names) for x in table.extras],
+        "extra_offers": [
+            {"index": i, "by": by, "by_name": names.get(by, "?"), **_extra(x, names)}
+            for i, (by, x) in enumerate(table.extra_offers)
+        ],
         "result": _result(game, table, names),
     }
     return view
+
+
+def _offered(table: Table, member: int, kind: str) -> int:
+    """What a decision is about: the settlement's points, else the doubled cube."""
+    cube = table.cube_of(member)
+    if kind == "settlement_offered":
+        return cube.settlement or 0
+    return cube.value * 2
+
+
+def _extra(extra: Any, names: dict[int, str]) -> dict[str, Any]:
+    return {
+        "taker": extra.taker,
+        "taker_name": names.get(extra.taker, "?"),
+        "giver": extra.giver,
+        "giver_name": names.get(extra.giver, "?"),
+        "stake": extra.stake,
+        "price": extra.price,
+    }
 
 
 def _role(table: Table, viewer: int | None) -> str:
@@ -207,6 +232,20 @@ def _actions(table: Table, viewer: int, names: dict[int, str]) -> dict[str, Any]
         out["propose_double"] = True
     if found.get("double"):
         out["double"] = True
+    if "offer_settlement" in found:
+        out["offer_settlement"] = [
+            {"player": p, "name": names.get(p, "?"), "low": low, "high": high}
+            for p, (low, high) in found["offer_settlement"].items()
+        ]
+    if "offer_extra" in found:
+        out["offer_extra"] = [
+            {"player": p, "name": names.get(p, "?")} for p in found["offer_extra"]
+        ]
+    if "extra_offers" in found:
+        out["extra_offers"] = [
+            {"index": i, "by": by, "by_name": names.get(by, "?"), **_extra(x, names)}
+            for i, by, x in found["extra_offers"]
+        ]
     if "decisions" in found:
         out["decisions"] = [
             {

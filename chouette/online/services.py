@@ -78,6 +78,9 @@ ACTIONS = (
     "double",
     "box_double",
     "answer",
+    "offer_settlement",
+    "offer_extra",
+    "answer_extra",
 )
 #: Opening rolls tried before giving up (each tie is one more roll; R3).
 MAX_OPENING_ROLLS = 100
@@ -104,6 +107,8 @@ CONFLICT_CODES = frozenset(
         "must_choose_double",
         "no_double_to_choose",
         "box_must_take_half",
+        "settlement_not_now",
+        "no_extra_offer",
     }
 )
 
@@ -128,6 +133,11 @@ def _online_message(code: str) -> str:
         "not_individual": _("One team cube: propose the team double instead."),
         "invalid_dice": _("A die shows 1 to 6."),
         "not_a_member": _("This player has no cube in this game."),
+        "not_in_game": _("This player is out of this game."),
+        "settlement_not_now": _("A settlement is offered between turns, before a roll."),
+        "invalid_settlement": _("A settlement is a whole number of points."),
+        "invalid_extra_side": _("Say whether you back the team or the box."),
+        "no_extra_offer": _("This extra is no longer offered."),
     }
     message = messages.get(code)
     return str(message) if message is not None else rule_message(code)
@@ -335,6 +345,12 @@ def online_game_act(
     answer: str | None = None,
     value: int | None = None,
     as_player: int | None = None,
+    points: int | None = None,
+    other: int | None = None,
+    backs: str | None = None,
+    stake: int | None = None,
+    price: int | None = None,
+    offer: int | None = None,
     dice: DiceSource | None = None,
     at: datetime | None = None,
 ) -> ChouetteOnlineGame:
@@ -342,7 +358,10 @@ def online_game_act(
     :data:`ACTIONS`; ``position_id`` for ``play``; ``member`` and ``answer`` for
     ``answer`` (``consent`` takes ``answer`` yes/no); ``members`` for ``box_double``
     (individual: whose cubes; default every cube the box may turn); ``value`` for
-    ``choose_double``."""
+    ``choose_double``; ``member`` and ``points`` for ``offer_settlement`` (the box);
+    ``other``, ``backs`` (``team`` or ``box``), ``stake`` and ``price`` for
+    ``offer_extra``; ``offer`` (its index) and ``answer`` (accept or refuse) for
+    ``answer_extra``."""
     me = _player_of(by)
     if action not in ACTIONS:
         raise ValidationFailed("invalid_action", _("Unknown action."))
@@ -389,6 +408,30 @@ def online_game_act(
                 after = table.box_double(targets)
                 doubled = [m.player for m in after.cubes if m.pending == "box_doubled"]
                 data = {"members": doubled}
+            elif action == "offer_settlement":
+                target = _whole(member, "member")
+                after = table.offer_settlement(actor, target, _whole(points, "points"))
+                data = {"member": target, "points": points}
+            elif action == "offer_extra":
+                partner = _whole(other, "other")
+                after = table.offer_extra(
+                    actor,
+                    partner,
+                    backs=_text(backs),
+                    stake=_whole(stake, "stake"),
+                    price=0 if price is None else _whole(price, "price"),
+                )
+                data = {"other": partner, "backs": backs, "stake": stake, "price": price or 0}
+            elif action == "answer_extra":
+                reply = _text(answer)
+                if reply not in ("accept", "refuse"):
+                    raise ValidationFailed("invalid_answer", _online_message("invalid_answer"))
+                index = _whole(offer, "offer")
+                extra = None
+                if 0 <= index < len(table.extra_offers):
+                    extra = table.extra_offers[index][1].to_dict()
+                after = table.answer_extra(actor, index, reply == "accept")
+                data = {"offer": index, "answer": reply, "extra": extra}
             else:  # answer
                 target = _whole(member if member is not None else actor, "member")
                 after = table.answer(actor, target, _text(answer))

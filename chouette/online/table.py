@@ -34,7 +34,18 @@ Terms:
   ``member_doubled``      box       ``take`` / ``drop`` / ``beaver``
   ``member_beavered``     box       ``raccoon`` / ``no_raccoon`` (the box doubled)
   ``box_beavered``        member    ``raccoon`` / ``no_raccoon`` (the member doubled)
+  ``settlement_offered``  member    ``accept`` / ``refuse`` (the box's offer)
   ======================  ========  ==========================================
+
+* **Settlement** (:meth:`Table.offer_settlement`, club rule): before a roll the box offers
+  a member in the game whole points to leave it (+: the box pays the member), at most the
+  member's cube times the backgammon value either way
+  (:func:`chouette.rules.settlement_bounds`); accepted, the member's fate is ``settled``.
+* **Extras** (:meth:`Table.offer_extra`, club rule): any two players of the game bet on
+  the board beside the cubes (:class:`chouette.rules.Extra`: the taker backs the team and
+  is a member, the giver backs the box); the other player accepts or refuses. An offer
+  stops nobody's turn and lapses when the game ends; an extra on a game nobody played to
+  the end, where the drops don't say who gave the board up, is void.
 
 Cube actions (before the mover rolls, on the doubler's turn, R8):
 
@@ -75,11 +86,21 @@ Decisions where docs/rules.md is silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
-from chouette.rules import ChouetteError, GameEntry, MemberEntry, PlayerId, Profile
+from chouette.rules import (
+    ChouetteError,
+    Extra,
+    GameEntry,
+    MemberEntry,
+    PlayerId,
+    Profile,
+    settlement_bounds,
+    validate_entry,
+)
+from chouette.rules.settlement import MAX_EXTRAS, Fate
 from games.engine import actions as engine_actions
 from games.engine.errors import EngineError
 from games.engine.game import GameState, new_game
@@ -90,19 +111,38 @@ from games.engine.rules import RuleOptions
 BOX, TEAM = 0, 1
 
 Owner = Literal["box", "member"]
-CubeFate = Literal["in", "dropped", "box_dropped"]
-Pending = Literal["consent", "box_doubled", "member_doubled", "member_beavered", "box_beavered"]
-Answer = Literal["yes", "no", "take", "drop", "beaver", "raccoon", "no_raccoon"]
+CubeFate = Literal["in", "dropped", "box_dropped", "settled"]
+Pending = Literal[
+    "consent",
+    "box_doubled",
+    "member_doubled",
+    "member_beavered",
+    "box_beavered",
+    "settlement_offered",
+]
+Answer = Literal["yes", "no", "take", "drop", "beaver", "raccoon", "no_raccoon", "accept", "refuse"]
+Side = Literal["box", "team"]
 
-CUBE_FATES: tuple[CubeFate, ...] = ("in", "dropped", "box_dropped")
+CUBE_FATES: tuple[CubeFate, ...] = ("in", "dropped", "box_dropped", "settled")
 PENDING_KINDS: tuple[Pending, ...] = (
     "consent",
     "box_doubled",
     "member_doubled",
     "member_beavered",
     "box_beavered",
+    "settlement_offered",
 )
-ANSWERS: tuple[Answer, ...] = ("yes", "no", "take", "drop", "beaver", "raccoon", "no_raccoon")
+ANSWERS: tuple[Answer, ...] = (
+    "yes",
+    "no",
+    "take",
+    "drop",
+    "beaver",
+    "raccoon",
+    "no_raccoon",
+    "accept",
+    "refuse",
+)
 assert get_args(CubeFate) == CUBE_FATES
 assert get_args(Pending) == PENDING_KINDS
 assert get_args(Answer) == ANSWERS
@@ -114,6 +154,14 @@ ANSWERS_TO: Mapping[str, tuple[str, ...]] = {
     "member_doubled": ("take", "drop", "beaver"),
     "member_beavered": ("raccoon", "no_raccoon"),
     "box_beavered": ("raccoon", "no_raccoon"),
+    "settlement_offered": ("accept", "refuse"),
+}
+#: A cube's fate online, as the game entry says it (one still in the game at the end took).
+ENTRY_FATES: Mapping[CubeFate, Fate] = {
+    "in": "took",
+    "dropped": "dropped",
+    "box_dropped": "box_dropped",
+    "settled": "settled",
 }
 #: Decisions the box takes (the others: the member of the cube).
 BOX_DECIDES: frozenset[str] = frozenset({"member_doubled", "member_beavered"})
@@ -135,6 +183,9 @@ class Cube:
     raccoons: int = 0
     pending: Pending | None = None
     consented: bool = False
+    #: The settlement the box offers (pending ``settlement_offered``), then the one accepted
+    #: (fate ``settled``): points to the member (+: the box pays the member).
+    settlement: int | None = None
 
     @property
     def is_in(self) -> bool:
@@ -150,6 +201,7 @@ class Cube:
             "raccoons": self.raccoons,
             "pending": self.pending,
             "consented": self.consented,
+            "settlement": self.settlement,
         }
 
     @classmethod
@@ -196,6 +248,9 @@ class Table:
     double_groups: tuple[tuple[PlayerId, ...], ...] = ()
     refused_turn: bool = False
     flagged: Literal["box", "team"] | None = None
+    extras: tuple[Extra, ...] = ()
+    #: Extras offered and not answered yet, with who offered each (the other answers).
+    extra_offers: tuple[tuple[PlayerId, Extra], ...] = ()
 
     # ================================================================== queries
     @property
@@ -304,8 +359,10 @@ class Table:
     def actions_for(self, player: PlayerId) -> dict[str, Any]:
         """What ``player`` may do now, for a page or a client: ``roll``, ``play`` (the
         legal plays), ``choose_double``, ``double`` (own cube, individual), ``propose``
-        (the team double, classic), ``box_double`` (the members the box may double) and
-        ``decisions`` (those ``player`` answers)."""
+        (the team double, classic), ``box_double`` (the members the box may double),
+        ``decisions`` (those ``player`` answers), ``offer_settlement`` (the box: member ->
+        the settlements it may offer), ``offer_extra`` (with whom) and ``extra_offers``
+        (``(index, offered by, extra)`` that ``player`` answers)."""
         found: dict[str, Any] = {}
         if self.is_over:
             return found
@@ -326,6 +383,23 @@ class Table:
         mine = tuple(d for d in self.decisions if d.decider == player)
         if mine:
             found["decisions"] = mine
+        if player == self.box:
+            ranges = {}
+            for p in self.in_members:
+                bounds = self.settlement_range(p)
+                if bounds is not None:
+                    ranges[p] = bounds
+            if ranges:
+                found["offer_settlement"] = ranges
+        if player in self.players:
+            found["offer_extra"] = tuple(p for p in self.players if p != player)
+            to_answer = tuple(
+                (i, by, x)
+                for i, (by, x) in enumerate(self.extra_offers)
+                if player == (x.giver if by == x.taker else x.taker)
+            )
+            if to_answer:
+                found["extra_offers"] = to_answer
         return found
 
     # ================================================================== the board
@@ -385,7 +459,7 @@ class Table:
         if actor != self.mover:
             raise _refuse("not_your_turn", f"{self.mover!r} moves now, not {actor!r}")
 
-    def _engine(self, step: Any) -> GameState:
+    def _engine(self, step: Callable[[GameState], GameState]) -> GameState:
         try:
             return step(self.board)
         except EngineError as exc:
@@ -523,6 +597,10 @@ class Table:
 
     def _resolve(self, member: PlayerId, answer: str) -> Table:
         c = self.cube_of(member)
+        if c.pending == "settlement_offered":
+            if answer == "accept":  # the member leaves the game with the points agreed
+                return self._set(member, fate="settled", pending=None, owner=None)
+            return self._set(member, pending=None, settlement=None)
         offered = c.value * 2
         doubler_owner: Owner = "box" if c.pending == "box_doubled" else "member"
         taker_owner: Owner = "member" if doubler_owner == "box" else "box"
@@ -551,6 +629,84 @@ class Table:
         cubes = tuple(replace(c, **changes) if c.player == member else c for c in self.cubes)
         return replace(self, cubes=cubes)
 
+    # ================================================================== settlements
+    def settlement_range(self, member: PlayerId) -> tuple[int, int] | None:
+        """The settlements the box may offer ``member`` now (``None``: none now)."""
+        c = self.cube_of(member)
+        if self.is_over or self.waiting or not c.is_in or self.board.phase != "roll":
+            return None
+        return settlement_bounds(c.value, self.profile)
+
+    def offer_settlement(self, actor: PlayerId, member: PlayerId, points: int) -> Table:
+        """The box offers ``member`` to leave the game with ``points`` (+: the box pays the
+        member), between turns (before a roll), at most the member's cube times the
+        backgammon value either way; the member accepts or refuses."""
+        if self.is_over:
+            raise _refuse("game_over", "the game is over")
+        if actor != self.box:
+            raise _refuse("not_your_decision", "only the box offers a settlement")
+        if self.waiting:
+            raise _refuse("decision_pending", "a cube decision waits for an answer")
+        c = self.cube_of(member)
+        if not c.is_in:
+            raise _refuse("not_in_game", f"{member!r} is out of this game")
+        if self.board.phase != "roll":
+            raise _refuse("settlement_not_now", "a settlement is offered before a roll")
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise _refuse("invalid_settlement", "a settlement is whole points")
+        low, high = settlement_bounds(c.value, self.profile)
+        if not low <= points <= high:
+            raise _refuse(
+                "settlement_out_of_bounds", f"on a cube of {c.value}: from {low} to {high}"
+            )
+        return self._set(member, pending="settlement_offered", settlement=points)
+
+    # ================================================================== extras
+    @property
+    def players(self) -> tuple[PlayerId, ...]:
+        """Everybody in this game: the box, the partner, the members."""
+        partner = () if self.partner is None else (self.partner,)
+        return (self.box, *partner, *self.members)
+
+    def offer_extra(
+        self, actor: PlayerId, other: PlayerId, *, backs: str, stake: int, price: int = 0
+    ) -> Table:
+        """``actor`` offers ``other`` an extra (a side bet on the board, R13 club rule):
+        ``backs`` says which side ``actor`` backs (``team``: the actor is the taker, a
+        member; ``box``: the giver); ``other`` accepts or refuses it. Offers wait beside
+        the game and stop nobody's turn."""
+        if self.is_over:
+            raise _refuse("game_over", "the game is over")
+        if actor not in self.players or other not in self.players:
+            raise _refuse("extra_not_in_game", "an extra is between two players of the game")
+        if backs not in ("team", "box"):
+            raise _refuse("invalid_extra_side", "back the team or the box")
+        taker, giver = (actor, other) if backs == "team" else (other, actor)
+        extra = Extra(taker=taker, giver=giver, stake=stake, price=price)
+        if taker not in self.members:
+            raise _refuse("extra_taker_not_member", "the team's backer is a team member")
+        if stake > self.profile.max_cube:
+            raise _refuse("extra_stake_above_max", f"at most {self.profile.max_cube}")
+        if len(self.extras) + len(self.extra_offers) >= MAX_EXTRAS:
+            raise _refuse("too_many_extras", f"at most {MAX_EXTRAS} extras in a game")
+        return replace(self, extra_offers=(*self.extra_offers, (actor, extra)))
+
+    def answer_extra(self, actor: PlayerId, index: int, accept: bool) -> Table:
+        """The other player of offer ``index`` accepts (it counts) or refuses it."""
+        if self.is_over:
+            raise _refuse("game_over", "the game is over")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise _refuse("no_extra_offer", "no such extra offer")
+        if not 0 <= index < len(self.extra_offers):
+            raise _refuse("no_extra_offer", "no such extra offer")
+        by, extra = self.extra_offers[index]
+        other = extra.giver if by == extra.taker else extra.taker
+        if actor != other:
+            raise _refuse("not_your_decision", f"{other!r} answers this extra")
+        rest = self.extra_offers[:index] + self.extra_offers[index + 1 :]
+        extras = (*self.extras, extra) if accept else self.extras
+        return replace(self, extra_offers=rest, extras=extras)
+
     # ================================================================== time window
     def apply_defaults(self, take_or_drop: Literal["take", "drop"] = "take") -> Table:
         """Every waiting decision takes its default (see the module docstring): a consent
@@ -566,6 +722,8 @@ class Table:
             d = decisions[0]
             if d.kind == "consent":
                 table = table.consent(d.decider, "no")
+            elif d.kind == "settlement_offered":
+                table = table.answer(d.decider, d.member, "refuse")
             elif d.kind in ("member_beavered", "box_beavered"):
                 table = table.answer(d.decider, d.member, "no_raccoon")
             else:
@@ -597,16 +755,17 @@ class Table:
             MemberEntry(
                 player=c.player,
                 cube=c.value,
-                fate="took" if c.is_in else c.fate,
+                fate=ENTRY_FATES[c.fate],
                 beavers=c.beavers,
                 raccoons=c.raccoons,
+                settled=c.settlement if c.fate == "settled" else None,
             )
             for c in self.cubes
         )
         acting = self.acting_captain
         captain_out = not self.cube_of(self.captain).is_in
         groups = self.double_groups + ((self.turn_doubles,) if self.turn_doubles else ())
-        return GameEntry(
+        entry = GameEntry(
             box=self.box,
             captain=self.captain,
             members=members,
@@ -616,7 +775,18 @@ class Table:
             initial_cube=self.initial_cube,
             acting_captain=acting if captain_out and acting is not None else None,
             initial_double_groups=() if self.classic else groups,
+            extras=self.extras,
         )
+        if self.extras:
+            try:
+                validate_entry(entry, self.profile)
+            except ChouetteError as exc:
+                if exc.code != "extra_without_result":
+                    raise
+                # Nobody played to the end and the drops don't say who gave the board
+                # up: an extra has nothing to be settled on, so it is void.
+                entry = replace(entry, extras=())
+        return entry
 
     # ================================================================== storage
     def to_dict(self) -> dict[str, Any]:
@@ -632,6 +802,8 @@ class Table:
             "double_groups": [list(g) for g in self.double_groups],
             "refused_turn": self.refused_turn,
             "flagged": self.flagged,
+            "extras": [x.to_dict() for x in self.extras],
+            "extra_offers": [[by, x.to_dict()] for by, x in self.extra_offers],
         }
 
     @classmethod
@@ -648,6 +820,8 @@ class Table:
             double_groups=tuple(tuple(g) for g in data["double_groups"]),
             refused_turn=data["refused_turn"],
             flagged=data["flagged"],
+            extras=tuple(Extra.from_dict(x) for x in data.get("extras", ())),
+            extra_offers=tuple((by, Extra.from_dict(x)) for by, x in data.get("extra_offers", ())),
         )
 
 

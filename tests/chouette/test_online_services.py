@@ -344,3 +344,102 @@ def test_abandon_records_nothing():
     assert not session.events.filter(kind="game").exists()
     # The next game can start.
     services.online_game_start(session_id=session.pk, by=cast["Ann"].user)
+
+
+def test_a_settlement_and_an_extra_online_go_to_the_ledger(settings):
+    from django.test import Client
+
+    settings.LANGUAGE_CODE = "en"
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    session.online_clock = {"delay_ms": 600_000, "reserve_ms": 60_000}  # R12, 11 min a turn
+    session.save()
+    game = services.online_game_start(
+        session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6])
+    )
+    table = _table(game)
+    services.online_game_act(
+        game_id=game.pk,
+        by=cast["Ann"].user,
+        action="play",
+        expected_version=game.version,
+        position_id=position_id(table.board.legal_plays()[0].result),
+    )
+    game.refresh_from_db()
+    # Through the page's form: the box offers Dee a settlement; typed wrong first.
+    client = Client()
+    client.force_login(cast["Bob"].user)
+    url = f"/chouette/play/{game.pk}/act/"
+    for points, code in (("abc", "invalid_points"), ("9", "settlement_out_of_bounds")):
+        before = _table(game)
+        page = client.post(
+            url,
+            {
+                "action": "offer_settlement",
+                "member": cast["Dee"].pk,
+                "points": points,
+                "expected_version": game.version,
+            },
+            follow=True,
+        )
+        assert page.status_code == 200
+        assert _table(game) == before, code
+    client.post(
+        url,
+        {
+            "action": "offer_settlement",
+            "member": cast["Dee"].pk,
+            "points": "\N{MINUS SIGN}1",  # as a phone keyboard types it
+            "expected_version": game.version,
+        },
+    )
+    game.refresh_from_db()
+    assert _table(game).cube_of(cast["Dee"].pk).pending == "settlement_offered"
+    page = Client()
+    page.force_login(cast["Dee"].user)
+    assert (
+        "offers to let you leave the game for 1 point"
+        in page.get(f"/chouette/{session.pk}/play/").content.decode()
+    )
+    services.online_game_act(
+        game_id=game.pk,
+        by=cast["Dee"].user,
+        action="answer",
+        answer="accept",
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    services.online_game_act(
+        game_id=game.pk,
+        by=cast["Cy"].user,
+        action="offer_extra",
+        other=cast["Bob"].pk,
+        backs="team",
+        stake=2,
+        price=1,
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    services.online_game_act(
+        game_id=game.pk,
+        by=cast["Bob"].user,
+        action="answer_extra",
+        offer=0,
+        answer="accept",
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    assert len(_table(game).extras) == 1
+    # Nobody moves: the box's clock runs out (R12), a gammon for the team.
+    later = wallclock.now() + timedelta(hours=1)
+    assert services.online_game_alarm(game_id=game.pk, at=later) == "flagged"
+    game.refresh_from_db()
+    lines = dict(ChouetteLine.objects.filter(event=game.event).values_list("player_id", "points"))
+    # the team wins a gammon: Ann and Cy +2 each; Dee settled for -1; Cy's extra: +1 price
+    # and 2 x 2 for the gammon, paid by the box.
+    assert lines == {
+        cast["Bob"].pk: -2 - 2 + 1 - 5,
+        cast["Ann"].pk: 2,
+        cast["Cy"].pk: 2 + 5,
+        cast["Dee"].pk: -1,
+    }

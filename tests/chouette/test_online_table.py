@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from chouette import rules
 from chouette.online.table import BOX, TEAM, Table, table_new
 from chouette.rules import ChouetteError, Profile, settle
 from chouette.rules.seating import seating_from_order
@@ -159,10 +160,26 @@ def _random_action(table: Table, rnd: random.Random) -> Table:
             return table.answer(d.decider, d.member, "take")
     if deciders:
         return table.apply_defaults(rnd.choice(["take", "drop"]))
-    players = (table.box, *table.members)
-    rnd.shuffle(list(players))
+    players = list(table.players)
+    rnd.shuffle(players)
     for p in players:
         acts = table.actions_for(p)
+        if "extra_offers" in acts and rnd.random() < 0.5:
+            index = acts["extra_offers"][0][0]
+            return table.answer_extra(p, index, rnd.random() < 0.6)
+        if "offer_extra" in acts and rnd.random() < 0.02:
+            other = rnd.choice(acts["offer_extra"])
+            backs = "team" if p in table.members else "box"
+            try:
+                return table.offer_extra(
+                    p, other, backs=backs, stake=rnd.choice([1, 2, 4]), price=rnd.choice([0, 0, 1])
+                )
+            except ChouetteError as exc:
+                if exc.code not in ("extra_taker_not_member", "invalid_extra_price"):
+                    raise
+        if "offer_settlement" in acts and rnd.random() < 0.03:
+            member, (low, high) = rnd.choice(sorted(acts["offer_settlement"].items()))
+            return table.offer_settlement(p, member, rnd.randint(low, high))
         if "box_double" in acts and rnd.random() < 0.15:
             targets = list(acts["box_double"])
             if table.classic:
@@ -217,4 +234,48 @@ def test_random_games_end_in_an_entry_the_settlement_accepts(seed, which):
     entry = table.entry()
     points = settle(entry, profile)
     assert sum(points.values()) == 0
+    assert rules.GameEntry.from_dict(entry.to_dict()) == entry
     next_seating(seating, entry, profile)  # the entry fits the seating
+
+
+def test_a_settlement_offered_by_the_box_and_accepted_takes_the_member_out():
+    table = to_box_turn(started())
+    with pytest.raises(ChouetteError) as exc:
+        table.offer_settlement("B", "m1", 4)  # a cube of 1: at most 3 either way
+    assert exc.value.code == "settlement_out_of_bounds"
+    with pytest.raises(ChouetteError) as exc:
+        table.offer_settlement("c", "m1", 1)
+    assert exc.value.code == "not_your_decision"
+    offered = table.offer_settlement("B", "m1", -1)
+    assert [(d.decider, d.kind, d.answers) for d in offered.decisions] == [
+        ("m1", "settlement_offered", ("accept", "refuse"))
+    ]
+    refused = offered.answer("m1", "m1", "refuse")
+    assert refused.cube_of("m1").is_in and refused.cube_of("m1").settlement is None
+    settled = offered.answer("m1", "m1", "accept")
+    assert settled.in_members == ("c", "m2")
+    assert offered.apply_defaults().cube_of("m1").is_in  # unanswered: refused
+    done = settled.flag("team")
+    entry = done.entry()
+    assert entry.member("m1").fate == "settled" and entry.member("m1").settled == -1
+    assert settle(entry, CLASSIC) == {"B": 5, "c": -2, "m1": -1, "m2": -2}
+
+
+def test_extras_offered_and_accepted_count_refused_ones_do_not():
+    table = started()
+    table = table.offer_extra("m1", "B", backs="team", stake=2, price=1)
+    table = table.offer_extra("m2", "c", backs="box", stake=1)
+    with pytest.raises(ChouetteError) as exc:
+        table.answer_extra("m2", 0, True)
+    assert exc.value.code == "not_your_decision"
+    with pytest.raises(ChouetteError) as exc:
+        table.offer_extra("B", "c", backs="team", stake=1)
+    assert exc.value.code == "extra_taker_not_member"
+    assert table.actions_for("B")["extra_offers"][0][0] == 0
+    table = table.answer_extra("B", 0, True).answer_extra("c", 0, False)
+    assert len(table.extras) == 1 and not table.extra_offers
+    entry = table.flag("box").entry()  # the team wins a gammon
+    points = settle(entry, CLASSIC)
+    # the cubes: each member +2; the extra: m1 gets the price 1, then 2 x 2 for the gammon
+    assert points["m1"] == 2 + 1 + 4 and points["B"] == -6 - 5
+    assert Table.from_dict(table.to_dict()) == table
