@@ -49,7 +49,7 @@ from django.views.decorators.http import require_POST
 
 from chouette import live, rolloff, rules, selectors, services
 from chouette.messages import rule_message
-from chouette.models import ChouetteSession
+from chouette.models import ChouetteOnlineGame, ChouetteSession
 from chouette.throttles import join_allowed
 from games.codes import clean_code, qr_svg
 from games.errors import ApplicationError, ValidationFailed
@@ -326,6 +326,11 @@ def _game_rows(board: selectors.Scoreboard) -> list[dict[str, Any]]:
     """The last games for the table: number, box, result, every player's points in the
     order they joined (:func:`_columns`): a column does not move when the seating does."""
     rows = []
+    online = dict(
+        ChouetteOnlineGame.objects.filter(
+            event_id__in=[g.event.pk for g in board.games]
+        ).values_list("event_id", "number")
+    )
     for game in board.games:
         result = (
             _("%(winner)s wins a %(kind)s")
@@ -342,6 +347,7 @@ def _game_rows(board: selectors.Scoreboard) -> list[dict[str, Any]]:
                 "box": board.names.get(game.box, ""),
                 "result": result,
                 "notes": game_notes(game.members, game.extras, board.names),
+                "online": online.get(game.event.pk),
                 "cells": [game.points.get(p) for p in board.joined],
             }
         )

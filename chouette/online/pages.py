@@ -190,7 +190,17 @@ def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
     session = ChouetteSession.objects.filter(pk=session_id).first()
     if session is None:
         raise Http404
-    game = selectors.session_current_game(session)
+    wanted = request.GET.get("game", "")
+    if wanted:  # an earlier game of the session (the scoreboard links each one here)
+        game = (
+            session.online_games.select_related("event").filter(number=int(wanted)).first()
+            if wanted.isdigit() and len(wanted) < 10
+            else None
+        )
+        if game is None:
+            raise Http404
+    else:
+        game = selectors.session_current_game(session)
     if game is not None and game.is_playing and game.alarm_at is not None:
         services.online_game_alarm(game_id=game.pk)  # what is due happens before it shows
         game.refresh_from_db()

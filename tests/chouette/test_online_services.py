@@ -443,3 +443,46 @@ def test_a_settlement_and_an_extra_online_go_to_the_ledger(settings):
         cast["Cy"].pk: 2 + 5,
         cast["Dee"].pk: -1,
     }
+
+
+def test_online_and_typed_games_mix_in_one_ledger(settings):
+    from django.test import Client
+
+    settings.LANGUAGE_CODE = "en"
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    ann = cast["Ann"].user
+    chouette_services.game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
+    session.refresh_from_db()
+    seating = rules.Seating.from_dict(session.seating)
+    game = services.online_game_start(session_id=session.pk, by=ann, dice=ScriptedDice([6, 2]))
+    table = _table(game)
+    assert table.box == seating.box and table.members == seating.line  # the line of now
+    # Abandoned: nothing counts, the seating stays.
+    services.online_game_abandon(game_id=game.pk, by=ann)
+    session.refresh_from_db()
+    assert rules.Seating.from_dict(session.seating) == seating
+    # The next one has a move clock (R12): nobody moves, the box's time runs out.
+    session.online_clock = {"delay_ms": 1000, "reserve_ms": 1000}
+    session.save()
+    game = services.online_game_start(session_id=session.pk, by=ann, dice=ScriptedDice([6, 2]))
+    later = wallclock.now() + timedelta(hours=1)
+    assert services.online_game_alarm(game_id=game.pk, at=later) == "flagged"
+    session.refresh_from_db()
+    chouette_services.game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
+    totals = chouette_services.session_totals(session)
+    assert sum(totals.values()) == 0
+    games = session.events.filter(kind="game", undone=False).order_by("seq")
+    assert games.count() == 3
+    assert ChouetteOnlineGame.objects.get(pk=game.pk).event == games[1]
+    # The scoreboard marks the online one and links to it.
+    page = Client().get(f"/chouette/{session.pk}/").content.decode()
+    assert page.count("online-badge") == 1 and f"play/?game={game.number}" in page
+    assert Client().get(f"/chouette/{session.pk}/play/?game={game.number}").status_code == 200
+    assert Client().get(f"/chouette/{session.pk}/play/?game=99").status_code == 404
+    assert Client().get(f"/chouette/{session.pk}/play/?game=x").status_code == 404
+    # Undo the typed game, then the online one: the ledger is back to the first game.
+    chouette_services.game_undo_last(session_id=session.pk, by=ann)
+    chouette_services.game_undo_last(session_id=session.pk, by=ann)
+    session.refresh_from_db()
+    assert session.events.filter(kind="game", undone=False).count() == 1
