@@ -330,9 +330,20 @@ def _label(view: dict[str, Any], table: Table) -> None:
         )
     if view["result"]:
         view["result"]["kind_label"] = KIND_LABELS.get(view["result"]["kind"] or "", "")
-    if view["clock"]:
-        view["clock"]["box_text"] = _mmss(view["clock"]["reserves_ms"]["box"])
-        view["clock"]["team_text"] = _mmss(view["clock"]["reserves_ms"]["team"])
+    clock = view["clock"]
+    if clock:
+        clock["sides"] = [
+            {
+                "side": side,
+                "label": label,
+                "running": clock["running"] == side,
+                "reserve_ms": clock["reserves_ms"][side],
+                "text": _mmss(clock["reserves_ms"][side]),
+                "delay_left_ms": clock["delay_left_ms"] or 0,
+                "delay_text": _mmss(clock["delay_left_ms"]),
+            }
+            for side, label in (("box", _("box")), ("team", _("team")))
+        ]
     board = table.board
     if view["in_team"] and board.phase == "move" and board.turn == TEAM:
         view["team_plays"] = [
