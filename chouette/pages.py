@@ -1003,6 +1003,7 @@ def me(request: HttpRequest, session_id: int) -> HttpResponse:
             "last_notes": my_game_notes(last, player_id, board.names) if last and player_id else [],
             "last_number": last.number if last else None,
             "live_topics": live.session_topic(session.pk),
+            "online_game": session.online_games.filter(status="playing").first(),
         },
     )
 
