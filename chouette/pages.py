@@ -114,9 +114,15 @@ def _scoreboard_url(session_id: int) -> str:
     return reverse("chouette:scoreboard", kwargs={"session_id": session_id})
 
 
+def _digits(raw: str) -> bool:
+    """Whether a posted value is a whole number Python reads: ASCII digits only (``'²'``
+    is a digit to ``str.isdigit`` but not to ``int``), and not thousands of them."""
+    return raw.isascii() and raw.isdigit() and len(raw) <= 18
+
+
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("expected_version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if _digits(raw) else None
 
 
 # ====================================================================== list, create
@@ -491,7 +497,7 @@ def seat_change(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
         "come_back": services.session_come_back,
     }.get(action)
     raw = request.POST.get("player", "")
-    if service is None or not raw.isdigit():
+    if service is None or not _digits(raw):
         messages.error(request, _("Choose a player."))
         return redirect(_scoreboard_url(session.pk))
     return act_and_redirect(
@@ -514,7 +520,7 @@ def proxy_set(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     (an empty ``proxy``): :func:`services.participant_proxy_set`."""
     raw_player = request.POST.get("player", "")
     raw_proxy = request.POST.get("proxy", "")
-    if not raw_player.isdigit() or (raw_proxy and not raw_proxy.isdigit()):
+    if not _digits(raw_player) or (raw_proxy and not _digits(raw_proxy)):
         messages.error(request, _("Choose a player."))
         return redirect(_scoreboard_url(session.pk))
     proxy_id = int(raw_proxy) if raw_proxy else None
@@ -544,7 +550,7 @@ def session_split(request: HttpRequest, session: ChouetteSession) -> HttpRespons
     checked players start a new session (none checked: the default, every second player
     of the line); done, the new session's scoreboard."""
     raw = request.POST.getlist("move")
-    if not all(r.isdigit() for r in raw):
+    if not all(_digits(r) for r in raw):
         messages.error(request, _("Choose a player."))
         return redirect(_scoreboard_url(session.pk))
     move = [int(r) for r in raw] or None
@@ -722,7 +728,7 @@ def _entry_from_post(post: Any, board: selectors.Scoreboard) -> dict[str, Any]:
 def _extra_count(post: Any) -> int:
     """How many extra rows the posted form had (``extra_rows``), within bounds."""
     raw = post.get("extra_rows", "") if post is not None else ""
-    return min(int(raw), MAX_EXTRA_ROWS) if raw.isdigit() else 0
+    return min(int(raw), MAX_EXTRA_ROWS) if _digits(raw) else 0
 
 
 def _extra_rows(post: Any) -> list[dict[str, str]]:
@@ -875,7 +881,7 @@ def _me_of(request: HttpRequest, session: ChouetteSession) -> int | None:
     if member is not None and member.pk in ids:
         return member.pk
     raw = request.get_signed_cookie(ME_COOKIE % session.pk, default=None, salt=ME_SALT)
-    if raw is not None and raw.isdigit() and int(raw) in ids:
+    if raw is not None and _digits(raw) and int(raw) in ids:
         return int(raw)
     return None
 
@@ -933,7 +939,7 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
                     by=request.user,
                     name=context["name"],
                     namesake_ok=request.POST.get("namesake_ok") == "1",
-                    guest_id=int(guest_raw) if guest_raw.isdigit() else None,
+                    guest_id=int(guest_raw) if _digits(guest_raw) else None,
                 )
             except ApplicationError as exc:
                 context.update(_join_offers(session, exc))

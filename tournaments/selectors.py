@@ -464,7 +464,11 @@ def result_links(source_keys: Sequence[str]) -> dict[str, ResultLink]:
     player page's results (``games.players.sections``), named by its event and flight
     with the event's page. One query for all of them. A draft event's matches have no
     link (only its directors see it)."""
-    ids = {int(k.partition(":")[2]): k for k in source_keys if k.partition(":")[2].isdigit()}
+    ids = {
+        int(k.partition(":")[2]): k
+        for k in source_keys
+        if k.partition(":")[2].isascii() and k.partition(":")[2].isdigit()
+    }
     rows = (
         TournamentMatch.objects.filter(pk__in=list(ids))
         .exclude(flight__event__status=Event.Status.DRAFT)
@@ -486,7 +490,7 @@ def result_will_be_rated(source_key: str) -> bool:
     """Whether the result of the tournament match ``tmatch:<id>`` will count for the
     ratings: its event is rated and so are tournament results (one query)."""
     _prefix, _sep, raw = source_key.partition(":")
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
         return False
     rated = (
         TournamentMatch.objects.filter(pk=int(raw))

@@ -194,7 +194,7 @@ def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
     if wanted:  # an earlier game of the session (the scoreboard links each one here)
         game = (
             session.online_games.select_related("event").filter(number=int(wanted)).first()
-            if wanted.isdigit() and len(wanted) < 10
+            if wanted.isascii() and wanted.isdigit() and len(wanted) < 10
             else None
         )
         if game is None:
@@ -354,7 +354,7 @@ def _label(view: dict[str, Any], table: Table) -> None:
 
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("expected_version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
 def _int_or_none(raw: str | None) -> Any:

@@ -55,7 +55,7 @@ def table_clock_list(*, status: str | None = LIVE, limit: int = 200) -> list[Tab
 
 def _natural(label: str) -> tuple[tuple[int, int | str], ...]:
     return tuple(
-        (0, int(part)) if part.isdigit() else (1, part.casefold())
+        (0, int(part)) if part.isascii() and part.isdigit() else (1, part.casefold())
         for part in re.split(r"(\d+)", label)
         if part
     )

@@ -66,6 +66,6 @@ def topic_group(topic: str) -> str:
 
 def int_key(key: str) -> int:
     """A topic key that must be a row id; ``NotFound`` otherwise."""
-    if not key.isdigit() or len(key) > 18:
+    if not (key.isascii() and key.isdigit()) or len(key) > 18:
         raise NotFound("unknown_topic", _("There is nothing to follow by this name."))
     return int(key)

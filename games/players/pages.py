@@ -71,7 +71,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     (tournament placings, chouette totals)."""
     player = get_object_or_404(Player, pk=player_id)
     opponent = request.GET.get("vs")
-    if opponent and opponent.isdigit():
+    if opponent and opponent.isascii() and opponent.isdigit() and len(opponent) <= 18:
         return redirect("games:head-to-head", player_id=player.pk, opponent_id=int(opponent))
     history = selectors.player_rating_history(player_id=player.pk)
     page, results = _results_page(request, selectors.player_results(player_id=player.pk), player.pk)
