@@ -5,7 +5,15 @@ from django.contrib import admin
 
 from games.admin import ReadOnlyAdmin
 
-from .models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
+from .models import (
+    ChouetteEvent,
+    ChouetteLine,
+    ChouetteOnlineAction,
+    ChouetteOnlineGame,
+    ChouetteParticipant,
+    ChouetteSession,
+    ChouetteTeamMessage,
+)
 
 
 class ParticipantInline(admin.TabularInline):
@@ -32,3 +40,52 @@ class ChouetteEventAdmin(ReadOnlyAdmin):
 @admin.register(ChouetteLine)
 class ChouetteLineAdmin(ReadOnlyAdmin):
     list_display = ["session", "event", "player", "points"]
+
+
+class OnlineActionInline(admin.TabularInline):
+    """The online game's append-only log, as it was written (no add, change or delete)."""
+
+    model = ChouetteOnlineAction
+    extra = 0
+    can_delete = False
+    fields = ["seq", "kind", "actor", "by_player", "data", "created_at"]
+    readonly_fields = fields
+    ordering = ["seq"]
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+class TeamMessageInline(admin.TabularInline):
+    """The team's chat of the game (staff look at a disputed game; nobody edits it)."""
+
+    model = ChouetteTeamMessage
+    extra = 0
+    can_delete = False
+    fields = ["created_at", "author", "text", "play"]
+    readonly_fields = fields
+    ordering = ["id"]
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(ChouetteOnlineGame)
+class ChouetteOnlineGameAdmin(ReadOnlyAdmin):
+    """An online game to look at (a dispute): its table, clock, log and the team's chat.
+    It changes only through ``chouette.online.services``."""
+
+    list_display = ["session", "number", "status", "version", "started_at", "ended_at"]
+    list_filter = ["status"]
+    list_select_related = ["session"]
+    search_fields = ["session__name"]
+    date_hierarchy = "started_at"
+    readonly_fields = [f.name for f in ChouetteOnlineGame._meta.fields]
+    inlines = [OnlineActionInline, TeamMessageInline]

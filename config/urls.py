@@ -6,13 +6,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from games import views as games_views
 
-from .health import healthz
+from .health import favicon, healthz
 from .security import LoginView
 from .tokens import TokenApi
 
 urlpatterns = [
     path("", games_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     # Django's login page, throttled per address (config.security); the rest as Django's.
     path("accounts/login/", LoginView.as_view(), name="login"),

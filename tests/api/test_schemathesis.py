@@ -83,6 +83,7 @@ class Club:
 
     def __init__(self) -> None:
         self.ids: dict[str, list[int]] = {}
+        self.online_ids: dict[str, list[int]] = {}
         self.token = ""
 
 
@@ -135,13 +136,19 @@ def _seed() -> Club:
     )
     tableclocks.table_clock_start(clock_id=running.pk, player=0, by=user)
 
-    chouette.session_create(
+    friday = chouette.session_create(
         by=user,
         name="Friday chouette",
         player_ids=[me.pk, players[1].pk, players[2].pk],
         stake_per_point=Decimal(10),
         currency="EUR",
         rolls={me.pk: [6], players[1].pk: [4], players[2].pk: [2]},
+    )
+    # A game of it played online (issue 19): the probe is the box, to play the opening 6-1.
+    from chouette.online import services as chouette_online
+
+    online = chouette_online.online_game_start(
+        session_id=friday.pk, by=user, dice=ScriptedDice((6, 1))
     )
     notifications.notify(
         recipient=me, kind="double_offered", subject=f"match:{playing.pk}", context={}
@@ -166,6 +173,8 @@ def _seed() -> Club:
         "notification_id": list(Notification.objects.order_by("pk").values_list("pk", flat=True)),
         "invitation_id": [sent.pk, received.pk],
     }
+    #: The online chouette's ``game_id`` (its paths: ONLINE_PREFIX) names an online game.
+    club.online_ids = {"game_id": [online.pk]}
     return club
 
 
@@ -205,12 +214,23 @@ def _load() -> Any:
 schema = _load()
 
 
+#: The paths whose ``game_id`` is an online chouette game's, not a match game's.
+ONLINE_PREFIX = "/api/v1/chouette/online-games/"
+
+
+def _ids_for(path: str) -> dict[str, list[int]]:
+    if not _CLUB:
+        return {}
+    club = _CLUB[0]
+    return {**club.ids, **club.online_ids} if path.startswith(ONLINE_PREFIX) else club.ids
+
+
 @schema.hook
 def map_path_parameters(context: Any, path_parameters: dict[str, Any]) -> dict[str, Any]:
     """Most examples name a seeded object; the rest keep the generated id (mostly 404)."""
     if not path_parameters:
         return path_parameters
-    ids = _CLUB[0].ids if _CLUB else {}
+    ids = _ids_for(getattr(context.operation, "path", ""))
     mapped = dict(path_parameters)
     for name, value in path_parameters.items():
         known = ids.get(name) or []
@@ -262,7 +282,8 @@ RESPONSE_CHECKS = SELECTED_CHECKS[:4]  # a hand-made case has no "negative" to r
 
 
 def _path(op: Any) -> dict[str, int]:
-    return {p.name: _CLUB[0].ids.get(p.name, [1])[0] for p in op.path_parameters}
+    ids = _ids_for(op.path)
+    return {p.name: ids.get(p.name, [1])[0] for p in op.path_parameters}
 
 
 def _send(op: Any, club: Club, *, body: str | None = None, query: dict | None = None) -> None:

@@ -255,3 +255,96 @@ def test_new_session_form_shows_the_chosen_profiles_options(phone, asgi_server) 
     assert beavers.is_selected()
     phone.find_element(By.CSS_SELECTOR, 'label[for="id_kind_0"]').click()
     assert not individual.is_displayed()
+
+
+def _user_of(cast: dict[str, Any], player_id: int) -> Any:
+    return next(p.user for p in cast.values() if p.pk == player_id)
+
+
+def _online_at_the_box_roll(session: Any, cast: dict[str, Any]) -> Any:
+    """A game of the six played online (individual cubes, a box partner): the box won
+    the opening 6-1 and played it, the team rolled 3-2 and played it; the box to roll,
+    so it may double any of the members."""
+    from chouette.online import services as online
+    from chouette.online.table import Table
+    from games.engine.position import position_id
+    from games.play.dice import ScriptedDice
+
+    box = _user_of(cast, session.seating["box"])
+    game = online.online_game_start(session_id=session.pk, by=box, dice=ScriptedDice((6, 1)))
+    for _ in range(3):
+        game.refresh_from_db()
+        table = Table.from_dict(game.table)
+        if table.board.turn == 0 and table.board.phase == "roll":
+            break
+        mover = _user_of(cast, table.mover)
+        if table.board.phase == "roll":
+            online.online_game_act(
+                game_id=game.pk,
+                by=mover,
+                action="roll",
+                expected_version=game.version,
+                dice=ScriptedDice((3, 2)),
+            )
+        else:
+            online.online_game_act(
+                game_id=game.pk,
+                by=mover,
+                action="play",
+                expected_version=game.version,
+                position_id=position_id(table.board.legal_plays()[0].result),
+            )
+    game.refresh_from_db()
+    captain = Table.from_dict(game.table).members[0]
+    online.online_team_message_post(
+        game_id=game.pk, by=_user_of(cast, captain), text="Szerintem most ne kontrázzunk, várjunk."
+    )
+    return game
+
+
+def test_the_online_play_page_fits_390_with_44px_taps(phone, asgi_server) -> None:
+    """The play page (chouette:play) of a game played online: the box at its roll (the
+    members to double, Roll, the abandon confirmation opened), then a member asked to
+    take (the answers, the team's chat), then a visitor: 390 px, 44 px taps."""
+    from chouette.online import services as online
+    from chouette.online.table import Table
+
+    cast, _keeper, session = _six_at_the_table()
+    game = _online_at_the_box_roll(session, cast)
+    table = Table.from_dict(game.table)
+    box, captain = _user_of(cast, table.box), _user_of(cast, table.members[0])
+    url = f"{asgi_server.url}/chouette/{session.pk}/play/"
+    widths = {}
+
+    sign_in(phone, asgi_server.url, box)
+    phone.get(url)
+    for summary in phone.find_elements(By.CSS_SELECTOR, "details.confirm > summary"):
+        summary.click()
+    boxed = _measure(phone)
+    actions = {c["text"] for c in boxed["controls"]}
+    assert len([c for c in boxed["controls"] if c["tag"] == "label"]) >= 4, boxed  # members
+    assert "Roll" in actions and "Double" in actions, boxed
+    assert "team-text" not in {c["id"] for c in boxed["controls"]}  # the box never sees it
+    assert _small(boxed) == [], boxed
+    widths["box"] = boxed["width"]
+
+    game.refresh_from_db()
+    online.online_game_act(
+        game_id=game.pk, by=box, action="box_double", expected_version=game.version
+    )
+    phone.get(f"{asgi_server.url}/healthz")  # off the live page, then signed out
+    phone.delete_all_cookies()
+    sign_in(phone, asgi_server.url, captain)
+    phone.get(url)
+    member = _measure(phone)
+    ids = {c["id"] for c in member["controls"]}
+    texts = {c["text"] for c in member["controls"]}
+    assert "team-text" in ids and {"Take", "Drop"} <= texts, member
+    assert _small(member) == [], member
+    widths["member"] = member["width"]
+
+    phone.get(f"{asgi_server.url}/healthz")
+    phone.delete_all_cookies()
+    phone.get(url)
+    widths["visitor"] = _measure(phone)["width"]
+    assert all(width <= PHONE["width"] for width in widths.values()), widths

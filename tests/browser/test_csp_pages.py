@@ -31,3 +31,46 @@ def test_a_blocked_inline_script_is_caught(browser, live_server, wait):
     assert browser.execute_script("return window.ran") is None
     noted = csp_violations(browser)
     assert noted and noted[0].startswith("script-src")
+
+
+def test_the_online_chouette_play_page_runs_its_scripts_under_the_policy(
+    browser, asgi_server, wait
+):
+    """The play page (chouette:play) of a game online, a cube decision waiting with a
+    time window: static/chouette/play.js counts it down (it set ``data-until``), the
+    live socket connects (static/games/live.js: ``data-live-state`` up), nothing is refused."""
+    from chouette.online import services as online
+    from chouette.online.table import Table
+    from games.engine.position import position_id
+    from games.play.dice import ScriptedDice
+    from tests.browser.conftest import sign_in
+    from tests.chouette.factories import players, session_with
+
+    cast = players(("Ann", "Bob", "Cy"))
+    session = session_with(cast, rolls={"Bob": 6, "Ann": 5, "Cy": 4})  # Bob box
+    online.online_settings_update(
+        session_id=session.pk, by=cast["Bob"].user, decision_seconds=600, decision_default="take"
+    )
+    game = online.online_game_start(
+        session_id=session.pk, by=cast["Bob"].user, dice=ScriptedDice((1, 6))
+    )
+    table = Table.from_dict(game.table)  # the team won the opening: Ann plays 6-1
+    online.online_game_act(
+        game_id=game.pk,
+        by=cast["Ann"].user,
+        action="play",
+        expected_version=game.version,
+        position_id=position_id(table.board.legal_plays()[0].result),
+    )
+    game.refresh_from_db()
+    online.online_game_act(
+        game_id=game.pk, by=cast["Bob"].user, action="box_double", expected_version=game.version
+    )
+    sign_in(browser, asgi_server.url, cast["Cy"].user)
+    browser.get(f"{asgi_server.url}/chouette/{session.pk}/play/")
+    wait.until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "[data-ms-left]").get_attribute("data-until")
+    )
+    wait.until(lambda d: d.execute_script("return document.body.dataset.liveState") == "up")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-testid=countdown]").is_displayed()
+    assert csp_violations(browser) == []

@@ -147,6 +147,8 @@ PAGES: list[Page] = [
         lambda w: {"code": w.chouette.join_code},
     ),
     Page("chouette:me", (ANONYMOUS, CHOUETTE), lambda w: {"session_id": w.chouette.pk}),
+    # played online (issue 19): a game in play, the box (the chouette player) to play 6-1
+    Page("chouette:play", (ANONYMOUS, CHOUETTE), lambda w: {"session_id": w.chouette.pk}),
     # Django's error pages (templates/404.html, 403.html)
     Page("", EVERYONE, path="/no-such-page/", status=404, label="404"),
     Page("", (PLAYER,), path="/notifications/failed/", status=403, label="403"),
@@ -156,6 +158,7 @@ PAGES: list[Page] = [
 #: why. A POST-only one is checked to answer a GET with 405.
 NOT_PAGES: dict[str, str] = {
     "healthz": "JSON for the load balancer",
+    "favicon": "no icon (an empty answer)",
     "set_language": "a POST that redirects (the header's language switch)",
     "api-token": "API",
     "api-schema": "the OpenAPI schema (YAML)",
@@ -230,6 +233,11 @@ POST_ONLY: set[str] = {
     "chouette:seat-change",
     "chouette:undo",
     "chouette:end",
+    "chouette:play-start",
+    "chouette:play-settings",
+    "chouette:play-act",
+    "chouette:play-team",
+    "chouette:play-abandon",
 }
 
 
@@ -324,6 +332,7 @@ class World:
     live_match: Any = None
     clock: Any = None
     chouette: Any = None
+    online_game: Any = None
     seated: list[Any] = field(default_factory=list)
 
 
@@ -376,10 +385,12 @@ def build_world() -> World:
     from django.contrib.auth.models import Permission
 
     from chouette import services as chouette
+    from chouette.online import services as chouette_online
     from games.clocks.services import table_clock_create
     from games.models import RatedResult
     from games.notifications.services import notify
     from games.play import services as play
+    from games.play.dice import ScriptedDice
     from games.ratings.club_results import club_result_record
     from games.ratings.services import rating_record
     from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
@@ -563,7 +574,16 @@ def build_world() -> World:
                 "kind": "gammon" if n == 1 else "single",
             },
         )
+    # A game of it played online: the box won the opening roll with 6-1 and is to play
+    # it; the team has a line in its chat.
+    game = chouette_online.online_game_start(
+        session_id=session.pk, by=seated[0].user, dice=ScriptedDice((6, 1))
+    )
+    chouette_online.online_team_message_post(
+        game_id=game.pk, by=seated[1].user, text="Let us wait for a better moment to double."
+    )
     world.chouette = session
+    world.online_game = game
     return world
 
 

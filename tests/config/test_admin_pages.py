@@ -15,7 +15,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(
-    "model", ["games/ratedresult", "games/clubresult", "chouette/chouettesession"]
+    "model",
+    [
+        "games/ratedresult",
+        "games/clubresult",
+        "chouette/chouettesession",
+        "chouette/chouetteonlinegame",
+    ],
 )
 def test_read_only_ledgers_open_for_staff(client, model) -> None:
     a, b = PlayerFactory(), PlayerFactory()

@@ -49,3 +49,11 @@ def test_healthz_names_the_database_when_it_does_not_answer(client):
 
 def test_healthz_refuses_writes(client):
     assert client.post("/healthz").status_code == 405
+
+
+def test_the_favicon_is_an_empty_answer_that_sets_no_cookie(client) -> None:
+    """A browser's first request for /favicon.ico must not set a new CSRF cookie (a 404
+    page would), racing the page it loads alongside."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 204 and not response.content
+    assert "csrftoken" not in response.cookies
