@@ -19,6 +19,10 @@ class ChouetteConfig(AppConfig):
         # Online play: the game's and the team's topics, and its timer tasks (by name).
         import_module("chouette.online.live").register()
         import_module("chouette.online.tasks")
+        from games.clocks.sweep import register_inprocess_sweep
+
+        # The one-command local run has no beat: its sweeper thread sweeps these too.
+        register_inprocess_sweep(import_module("chouette.online.services").online_sweep_alarms)
 
         # The player page (games) shows a player's chouette totals per session.
         register_player_section(

@@ -381,6 +381,9 @@ def online_game_act(
         data: dict[str, Any] = {}
         try:
             if action == "roll":
+                if not table.may_roll(actor):
+                    table.roll(actor, 1, 1)  # raises the refusal (nothing is drawn)
+                    raise Conflict("not_your_turn", _online_message("not_your_turn"))
                 d1, d2 = roll_die(dice), roll_die(dice)
                 data = {"dice": [d1, d2]}
                 after = table.roll(actor, d1, d2)

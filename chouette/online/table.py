@@ -419,6 +419,11 @@ class Table:
     def _automatic_double_due(self) -> bool:
         return self.initial_cube * 2 <= self.profile.max_initial_cube
 
+    def may_roll(self, actor: PlayerId) -> bool:
+        """Whether :meth:`roll` by ``actor`` would be accepted now (asked before the
+        server draws the dice, so a refused roll uses none)."""
+        return not self.is_over and actor == self.mover and self.board.phase == "roll"
+
     def roll(self, actor: PlayerId, die1: int, die2: int) -> Table:
         """The mover rolls (dice from the caller); the team's roll closes its doubling
         window for the turn."""

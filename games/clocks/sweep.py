@@ -3,7 +3,8 @@
 Celery beat runs :func:`clocks_sweep_alarms` every 2 s (``games.sweep_clock_alarms``,
 :mod:`games.clocks.tasks`); the one-command local run has no worker or beat, so
 ``runserver`` sweeps in a thread instead (:func:`start_inprocess_sweeper`). The online
-games' alarms are :mod:`games.play.alarms`, the table clocks' :mod:`games.clocks.services`.
+games' alarms are :mod:`games.play.alarms`, the table clocks' :mod:`games.clocks.services`;
+other apps add their own sweeps to the thread (:func:`register_inprocess_sweep`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 
 from django.db import connection
@@ -33,6 +35,18 @@ def clocks_sweep_alarms(*, at: datetime | None = None, limit: int = 500) -> dict
 
 _sweeper_started = threading.Event()
 
+#: More sweeps the in-process sweeper runs, registered by the apps that own them when they
+#: load (``games`` imports neither ``tournaments`` nor ``chouette``): the online
+#: chouette's decision windows and move clocks. Under Celery, beat sends each app's own
+#: sweep task instead.
+_INPROCESS_SWEEPS: list[Callable[[], object]] = []
+
+
+def register_inprocess_sweep(sweep: Callable[[], object]) -> None:
+    """Have the local run's sweeper thread call ``sweep`` too (once per registration)."""
+    if sweep not in _INPROCESS_SWEEPS:
+        _INPROCESS_SWEEPS.append(sweep)
+
 
 def start_inprocess_sweeper(period: float = 1.0) -> None:
     """The one-command local run has no Celery worker or beat: a daemon thread sweeps
@@ -45,9 +59,11 @@ def start_inprocess_sweeper(period: float = 1.0) -> None:
         while True:
             time.sleep(period)
             try:
-                clocks_sweep_alarms()
-            except Exception:  # keep sweeping; the error is in the log
-                log.exception("clock sweep failed")
+                for sweep in (clocks_sweep_alarms, *_INPROCESS_SWEEPS):
+                    try:
+                        sweep()
+                    except Exception:  # keep sweeping; the error is in the log
+                        log.exception("clock sweep failed")
             finally:
                 connection.close()
 
