@@ -16,6 +16,7 @@ abandon a game that can't be finished.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from django import forms
@@ -36,11 +37,10 @@ from chouette.online import live, selectors, services
 from chouette.online.table import BOX, TEAM, Table
 from games.engine.notation import format_play
 from games.engine.position import position_id
-from games.errors import ApplicationError
 from games.models import Player
 from games.play.boardsvg import render_board, view_from_position
 from games.play.presets import preset_choices
-from games.web import show_refusal
+from games.web import act_and_redirect
 
 #: How a decision is said on the page.
 DECISION_LABELS = {
@@ -375,17 +375,27 @@ def _game_or_404(game_id: int) -> ChouetteOnlineGame:
     return game
 
 
+def _post(request: HttpRequest, url: str, action: Callable[[], object]) -> HttpResponse:
+    """A post of the table (one service call), answered with the table again: a refusal
+    shows as the page's message (games.web.act_and_redirect); a visitor logs in first."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(url)
+    return act_and_redirect(request, action, to=url)
+
+
+def _game_url(game_id: int) -> str:
+    return _url(_game_or_404(game_id).session_id)
+
+
 @require_POST
 def start(request: HttpRequest, session_id: int) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return redirect_to_login(_url(session_id))
-    try:
-        services.online_game_start(
+    return _post(
+        request,
+        _url(session_id),
+        lambda: services.online_game_start(
             session_id=session_id, by=request.user, expected_version=_version(request)
-        )
-    except ApplicationError as exc:
-        show_refusal(request, exc)
-    return HttpResponseRedirect(_url(session_id))
+        ),
+    )
 
 
 @require_POST
@@ -399,32 +409,29 @@ def settings_update(request: HttpRequest, session_id: int) -> HttpResponse:
             for error in errors:
                 messages.error(request, f"{label}: {error}")
         return HttpResponseRedirect(_url(session_id))
-    try:
-        services.online_settings_update(
+    return act_and_redirect(
+        request,
+        lambda: services.online_settings_update(
             session_id=session_id,
             by=request.user,
             decision_seconds=form.cleaned_data["decision_seconds"],
             decision_default=form.cleaned_data["decision_default"],
             clock_preset=form.cleaned_data["clock_preset"],
             expected_version=_version(request),
-        )
-    except ApplicationError as exc:
-        show_refusal(request, exc)
-    else:
-        messages.success(request, _("The online settings are saved."))
-    return HttpResponseRedirect(_url(session_id))
+        ),
+        to=_url(session_id),
+        success=_("The online settings are saved."),
+    )
 
 
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game_or_404(game_id)
-    url = _url(game.session_id)
-    if not request.user.is_authenticated:
-        return redirect_to_login(url)
     post = request.POST
     members = post.getlist("members")
-    try:
-        services.online_game_act(
+    return _post(
+        request,
+        _game_url(game_id),
+        lambda: services.online_game_act(
             game_id=game_id,
             by=request.user,
             action=post.get("action", ""),
@@ -441,40 +448,30 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             stake=_int_or_none(post.get("stake")),
             price=_int_or_none(post.get("price")),
             offer=_int_or_none(post.get("offer")),
-        )
-    except ApplicationError as exc:
-        show_refusal(request, exc)
-    return HttpResponseRedirect(url)
+        ),
+    )
 
 
 @require_POST
 def abandon(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game_or_404(game_id)
-    url = _url(game.session_id)
-    if not request.user.is_authenticated:
-        return redirect_to_login(url)
-    try:
-        services.online_game_abandon(
+    return _post(
+        request,
+        _game_url(game_id),
+        lambda: services.online_game_abandon(
             game_id=game_id, by=request.user, expected_version=_version(request)
-        )
-    except ApplicationError as exc:
-        show_refusal(request, exc)
-    return HttpResponseRedirect(url)
+        ),
+    )
 
 
 @require_POST
 def team_message(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game_or_404(game_id)
-    url = _url(game.session_id)
-    if not request.user.is_authenticated:
-        return redirect_to_login(url)
-    try:
-        services.online_team_message_post(
+    return _post(
+        request,
+        _game_url(game_id),
+        lambda: services.online_team_message_post(
             game_id=game_id,
             by=request.user,
             text=request.POST.get("text", ""),
             play=request.POST.get("play", ""),
-        )
-    except ApplicationError as exc:
-        show_refusal(request, exc)
-    return HttpResponseRedirect(url)
+        ),
+    )

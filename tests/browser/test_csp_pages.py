@@ -40,11 +40,9 @@ def test_the_online_chouette_play_page_runs_its_scripts_under_the_policy(
     time window: static/chouette/play.js counts it down (it set ``data-until``), the
     live socket connects (static/games/live.js: ``data-live-state`` up), nothing is refused."""
     from chouette.online import services as online
-    from chouette.online.table import Table
-    from games.engine.position import position_id
     from games.play.dice import ScriptedDice
     from tests.browser.conftest import sign_in
-    from tests.chouette.factories import players, session_with
+    from tests.chouette.factories import online_play_first, players, session_with
 
     cast = players(("Ann", "Bob", "Cy"))
     session = session_with(cast, rolls={"Bob": 6, "Ann": 5, "Cy": 4})  # Bob box
@@ -54,14 +52,8 @@ def test_the_online_chouette_play_page_runs_its_scripts_under_the_policy(
     game = online.online_game_start(
         session_id=session.pk, by=cast["Bob"].user, dice=ScriptedDice((1, 6))
     )
-    table = Table.from_dict(game.table)  # the team won the opening: Ann plays 6-1
-    online.online_game_act(
-        game_id=game.pk,
-        by=cast["Ann"].user,
-        action="play",
-        expected_version=game.version,
-        position_id=position_id(table.board.legal_plays()[0].result),
-    )
+    # the team won the opening: Ann plays 6-1
+    online_play_first(game, cast["Ann"].user)
     game.refresh_from_db()
     online.online_game_act(
         game_id=game.pk, by=cast["Bob"].user, action="box_double", expected_version=game.version

@@ -73,3 +73,26 @@ def snapshot() -> tuple[list[dict[str, Any]], ...]:
         list(ChouetteEvent.objects.order_by("pk").values()),
         list(ChouetteLine.objects.order_by("pk").values()),
     )
+
+
+def online_act(game: Any, user: Any, action: str, **kwargs: Any) -> Any:
+    """One online action (chouette.online.services) at the game's present version; the
+    game read again after it."""
+    from chouette.online import services as online
+
+    game.refresh_from_db()
+    online.online_game_act(
+        game_id=game.pk, by=user, action=action, expected_version=game.version, **kwargs
+    )
+    game.refresh_from_db()
+    return game
+
+
+def online_play_first(game: Any, user: Any) -> Any:
+    """The mover ``user`` plays the first legal play of the dice (as the page preselects)."""
+    from chouette.online.table import Table
+    from games.engine.position import position_id
+
+    game.refresh_from_db()
+    plays = Table.from_dict(game.table).board.legal_plays()
+    return online_act(game, user, "play", position_id=position_id(plays[0].result))

@@ -19,7 +19,13 @@ from games import wallclock
 from games.engine.position import position_id
 from games.errors import ApplicationError
 from games.play.dice import ScriptedDice
-from tests.chouette.factories import players, session_with, simple_entry, snapshot
+from tests.chouette.factories import (
+    online_play_first,
+    players,
+    session_with,
+    simple_entry,
+    snapshot,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -204,13 +210,7 @@ def test_team_double_needs_every_consent_then_the_box_drops():
     )
     table = _table(game)
     assert table.board.turn == 1 and table.board.phase == "move"
-    services.online_game_act(
-        game_id=game.pk,
-        by=cast["Ann"].user,
-        action="play",
-        expected_version=game.version,
-        position_id=position_id(table.board.legal_plays()[0].result),
-    )
+    online_play_first(game, cast["Ann"].user)
     game.refresh_from_db()
     services.online_game_act(
         game_id=game.pk,
@@ -220,13 +220,7 @@ def test_team_double_needs_every_consent_then_the_box_drops():
         dice=ScriptedDice([3, 1]),
     )
     table = _table(game)
-    services.online_game_act(
-        game_id=game.pk,
-        by=cast["Bob"].user,
-        action="play",
-        expected_version=game.version,
-        position_id=position_id(table.board.legal_plays()[0].result),
-    )
+    online_play_first(game, cast["Bob"].user)
     game.refresh_from_db()
     services.online_game_act(
         game_id=game.pk, by=cast["Cy"].user, action="propose_double", expected_version=game.version
@@ -357,14 +351,7 @@ def test_a_settlement_and_an_extra_online_go_to_the_ledger(settings):
     game = services.online_game_start(
         session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6])
     )
-    table = _table(game)
-    services.online_game_act(
-        game_id=game.pk,
-        by=cast["Ann"].user,
-        action="play",
-        expected_version=game.version,
-        position_id=position_id(table.board.legal_plays()[0].result),
-    )
+    online_play_first(game, cast["Ann"].user)
     game.refresh_from_db()
     # Through the page's form: the box offers Dee a settlement; typed wrong first.
     client = Client()

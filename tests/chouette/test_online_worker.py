@@ -17,7 +17,7 @@ from chouette.online.table import Table
 from chouette.online.tasks import online_alarm
 from config.celery import app
 from games.play.dice import ScriptedDice
-from tests.chouette.factories import players, session_with
+from tests.chouette.factories import online_play_first, players, session_with
 
 FOUR_ROLLS = {"Bob": 6, "Ann": 5, "Cy": 4, "Dee": 3}
 
@@ -44,15 +44,8 @@ def test_the_worker_applies_the_default_when_the_decision_window_ends():
         session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6])
     )
     table = Table.from_dict(game.table)
-    from games.engine.position import position_id
 
-    services.online_game_act(
-        game_id=game.pk,
-        by=cast["Ann"].user,
-        action="play",
-        expected_version=game.version,
-        position_id=position_id(table.board.legal_plays()[0].result),
-    )
+    online_play_first(game, cast["Ann"].user)
     game.refresh_from_db()
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         started = time.monotonic()
