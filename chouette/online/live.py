@@ -53,13 +53,11 @@ def _event(row: ChouetteOnlineAction, game_id: int) -> Event:
     }
 
 
-def game_changed(game: ChouetteOnlineGame, *, session_id: int) -> None:
-    """After commit: the game's new log row to its followers; the scoreboard (and every
-    table page, which shows the next game when it starts) when the game starts or ends,
-    not at every move."""
-    row = game.actions.order_by("-seq").first()
-    if row is not None:
-        publish.publish_events(game_topic(game.pk), [_event(row, game.pk)])
+def game_changed(game: ChouetteOnlineGame, row: ChouetteOnlineAction, *, session_id: int) -> None:
+    """After commit: the game's new log row (``row``, just written) to its followers; the
+    scoreboard (and every table page, which shows the next game when it starts) when the
+    game starts or ends, not at every move."""
+    publish.publish_events(game_topic(game.pk), [_event(row, game.pk)])
     if game.version == 1 or not game.is_playing:
         session_changed(session_id)
 

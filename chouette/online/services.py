@@ -304,12 +304,12 @@ def online_game_start(
             started_by=by,
             started_at=at,
         )
-        _log(game, kind="opening_roll", actor=None, data={"rolls": rolls}, at=at)
+        row = _log(game, kind="opening_roll", actor=None, data={"rolls": rolls}, at=at)
         _set_alarm(session, game, table)
         game.save(update_fields=["alarm_at"])
         session.version += 1
         session.save(update_fields=["version"])
-        live.game_changed(game, session_id=session.pk)
+        live.game_changed(game, row, session_id=session.pk)
     return game
 
 
@@ -500,7 +500,7 @@ def _store(
     clock = _clock_after(clock, after, at_ms)
     game.clock = None if clock is None else clock.to_dict()
     game.table = after.to_dict()
-    _log(game, kind=kind, actor=actor, by_player=by_player, data=data, at=at)
+    row = _log(game, kind=kind, actor=actor, by_player=by_player, data=data, at=at)
     fields = ["version", "table", "clock", "decisions_since", "alarm_at"]
     if after.is_over:
         entry = after.entry()
@@ -513,7 +513,7 @@ def _store(
     else:
         _set_alarm(session, game, after)
     game.save(update_fields=fields)
-    live.game_changed(game, session_id=session.pk)
+    live.game_changed(game, row, session_id=session.pk)
 
 
 def _asked(table: Table) -> set[tuple[Any, str]]:
@@ -635,11 +635,11 @@ def online_game_abandon(
         game.ended_at = at
         game.alarm_at = None
         me = Player.of_user(by)
-        _log(game, kind="abandon", actor=None if me is None else me.pk, at=at)
+        row = _log(game, kind="abandon", actor=None if me is None else me.pk, at=at)
         game.save(update_fields=["version", "status", "ended_at", "alarm_at"])
         session.version += 1
         session.save(update_fields=["version"])
-        live.game_changed(game, session_id=session.pk)
+        live.game_changed(game, row, session_id=session.pk)
     return game
 
 
