@@ -31,6 +31,15 @@ RULE_MESSAGES: dict[str, Promise] = {
         "for someone cannot name a proxy."
     ),
     "split_too_few_players": _("Too few players are seated to split the chouette in two."),
+    # The scorekeeper in control (issue 27): the seating set by hand, a game edited
+    "reseat_players_differ": _(
+        "The new seating holds every seated player once, and nobody who sits out."
+    ),
+    "game_not_found": _("There is no such game in this session."),
+    "edit_breaks_later_game": _(
+        "With this correction the table rotates otherwise, and a later game no longer fits "
+        "its seating: undo the later games first, or correct them too."
+    ),
     "split_side_too_small": _("Each half of a split chouette needs three players or more."),
     "split_not_seated": _("Only seated players move to the new session."),
     "invalid_outcome": _("Unknown rotation."),
@@ -107,7 +116,9 @@ RULE_MESSAGES: dict[str, Promise] = {
 }
 
 #: Codes about the session's state rather than the input (HTTP 409).
-CONFLICT_CODES = frozenset({"nothing_to_undo", "proxy_chained", "split_too_few_players"})
+CONFLICT_CODES = frozenset(
+    {"nothing_to_undo", "proxy_chained", "split_too_few_players", "edit_breaks_later_game"}
+)
 
 
 def rule_message(code: str) -> str:

@@ -21,7 +21,13 @@ and audited:
   (:meth:`chouette.rules.SeatChange.to_dict`), numbered ``seq`` 1, 2, ... per session.
   Undoing the last game sets its ``undone`` flag (the row stays, for the history): the
   ledger is the replay of the events that are not undone, which restores totals *and*
-  seating exactly (:meth:`chouette.rules.Ledger.undo`).
+  seating exactly (:meth:`chouette.rules.Ledger.undo`). A seating set by hand (issue 27)
+  is a seat change with the action ``set`` (:class:`chouette.rules.Reseat`: the new box
+  and line, and the seating before). **Editing** a typed game (issue 27) appends the
+  corrected entry as a new game row that ``corrects`` the old one and takes its
+  ``place``, and flags the old row ``undone`` (kept, with who and when): the log stays
+  append-only, and the ledger replays the rows that count in ``place`` order
+  (``place`` is ``seq`` for every other row).
 * :class:`ChouetteLine` - one player's points for one game. **The lines of every game sum
   to zero** (R13): the service checks it before writing, and on PostgreSQL a deferred
   constraint trigger (migration ``0002_zero_sum_trigger``) refuses, at commit, any
@@ -233,6 +239,17 @@ class ChouetteEvent(models.Model):
         related_name="events",
     )
     seq = models.PositiveIntegerField(_("number"))
+    #: Where the event replays (``seq``, or the ``seq`` of the game a correction replaces).
+    place = models.PositiveIntegerField(_("place"), default=0)
+    #: The game row this one corrects (an edit, issue 27); that row is flagged undone.
+    corrects = models.OneToOneField(
+        "self",
+        verbose_name=_("corrects"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="correction",
+    )
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
     data = models.JSONField(_("data"))
     created_by = models.ForeignKey(
@@ -262,6 +279,12 @@ class ChouetteEvent(models.Model):
         ordering = ["session", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["session", "seq"], name="chouette_event_seq_unique"),
+            # One row that counts per place (a correction takes its game's place).
+            models.UniqueConstraint(
+                fields=["session", "place"],
+                condition=models.Q(undone=False),
+                name="chouette_event_place_counted_unique",
+            ),
             models.CheckConstraint(
                 condition=models.Q(kind="game") | models.Q(undone=False),
                 name="chouette_event_only_games_undone",

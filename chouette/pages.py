@@ -354,6 +354,7 @@ def _game_rows(board: selectors.Scoreboard) -> list[dict[str, Any]]:
                 "result": result,
                 "notes": game_notes(game.members, game.extras, board.names),
                 "online": online.get(game.event.pk),
+                "corrected": game.event.corrects_id is not None,
                 "cells": [game.points.get(p) for p in board.joined],
             }
         )
@@ -436,17 +437,82 @@ def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
         "join": _join_context(request, session) if can_write and session.is_open else None,
         "online_game": session.online_games.filter(status="playing").first(),
     }
+    context["rolloff"] = _rolloff(session, board.names)
+    if not session.is_open:  # the end's totals and who pays whom (the wall says it big)
+        context.update(_summary_context(services.session_summary(session_id=session.pk)))
     if wall:
+        context["wall"] = True
         return render(request, "chouette/wall.html", context)
     # The confirmation names the game an undo takes back: the newest one counted.
     context["undo_game"] = game_rows[0] if game_rows else None
     context["can_reopen"] = services.may_reopen(request.user, session)
     context["splits"] = list(session.splits.order_by("pk"))
+    context["changes"] = [
+        {"change": c, "before": ", ".join(c.before), "after": ", ".join(c.after)}
+        for c in board.changes
+    ]
     if can_write and session.is_open:
         in_session = set(board.names)
         context["newcomers"] = Player.objects.filter(is_active=True).exclude(pk__in=in_session)
         context["split"] = _split_context(board)
+        context["reseat"] = _reseat_context(board)
     return render(request, "chouette/scoreboard.html", context)
+
+
+def _rolloff(session: ChouetteSession, names: dict[int, str]) -> list[dict[str, Any]]:
+    """The session's roll-off as the table rolled it (issue 27), in the seating order it
+    gave: each player's name, die and the re-rolls that broke a tie."""
+    rolls = {int(r["player"]): list(r["rolls"]) for r in session.rolls if r.get("rolls")}
+    if not rolls:
+        return []
+    try:
+        order = [int(p) for p in rules.roll_off_order(rolls)]
+    except rules.ChouetteError:  # stored before the rules checked it: as stored
+        order = list(rolls)
+    return [
+        {"name": names.get(p, str(p)), "die": rolls[p][0], "rerolls": rolls[p][1:]} for p in order
+    ]
+
+
+def _reseat_context(board: selectors.Scoreboard) -> dict[str, Any]:
+    """The form that sets box, captain and line by hand (issue 27): one select per seat,
+    each offering every seated player, the present seating chosen."""
+    seated = [s for s in board.seats if s.role != "out"]
+    players = [{"id": s.player_id, "name": s.name} for s in seated]
+    labels = [_("Box"), _("Captain")] + [
+        _("Place %(number)d in the line") % {"number": i} for i in range(2, len(seated))
+    ]
+    return {
+        "players": players,
+        "rows": [
+            {"label": label, "name": "box" if i == 0 else "line", "id": f"reseat-{i}", "chosen": s}
+            for i, (label, s) in enumerate(zip(labels, seated, strict=True))
+        ],
+    }
+
+
+@require_POST
+@writer_required
+def seating_set(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+    """Box, captain and line set by hand (:func:`services.session_seating_set`): ``box``
+    and ``line`` (the selects in order, the captain first)."""
+    raw_box = request.POST.get("box", "")
+    raw_line = request.POST.getlist("line")
+    if not _digits(raw_box) or not raw_line or not all(_digits(r) for r in raw_line):
+        messages.error(request, _("Choose a player."))
+        return redirect(_scoreboard_url(session.pk))
+    return act_and_redirect(
+        request,
+        lambda: services.session_seating_set(
+            session_id=session.pk,
+            by=request.user,
+            box=int(raw_box),
+            line=[int(r) for r in raw_line],
+            expected_version=_version(request),
+        ),
+        to=_scoreboard_url(session.pk),
+        success=_("The seating has been set."),
+    )
 
 
 def _split_context(board: selectors.Scoreboard) -> dict[str, Any] | None:
@@ -677,12 +743,13 @@ def _int(value: str, default: int | None = None) -> int | None:
     return int(value)
 
 
-def _entry_from_post(post: Any, board: selectors.Scoreboard) -> dict[str, Any]:
-    """The game entry the form describes (shape only: the rules judge it)."""
+def _entry_from_post(post: Any, seating: rules.Seating) -> dict[str, Any]:
+    """The game entry the form describes (shape only: the rules judge it), played from
+    ``seating`` (the present one; for an edit, the one the game was played from)."""
     box = _int(post.get("box", ""))
     captain = _int(post.get("captain", ""))
     partner = _int(post.get("partner", ""))
-    seated = [int(p) for p in board.seating.seated]
+    seated = [int(p) for p in seating.seated]
     team = [p for p in seated if p not in (box, partner)]
     if captain in team:
         team.remove(captain)
@@ -742,10 +809,38 @@ def _extra_rows(post: Any) -> list[dict[str, str]]:
     ]
 
 
-def _form_values(board: selectors.Scoreboard, post: Any | None) -> dict[str, Any]:
+def _entry_values(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored entry as the form's values (the edit of a game, issue 27)."""
+    values: dict[str, Any] = {
+        "box": str(data["box"]),
+        "captain": str(data["captain"]),
+        "partner": "" if data.get("partner") is None else str(data["partner"]),
+        "winner": data.get("winner") or "",
+        "kind": data.get("kind") or "single",
+        "initial_cube": str(data.get("initial_cube", 1)),
+    }
+    for m in data["members"]:
+        p = m["player"]
+        values[f"cube-{p}"] = str(m.get("cube", 1))
+        values[f"fate-{p}"] = m.get("fate", "took")
+        values[f"beavers-{p}"] = str(m.get("beavers", 0))
+        values[f"raccoons-{p}"] = str(m.get("raccoons", 0))
+        values[f"settled-{p}"] = "" if m.get("settled") is None else str(m["settled"])
+    return values
+
+
+def _entry_extra_rows(data: dict[str, Any]) -> list[dict[str, str]]:
+    return [
+        {name: str(x.get(name, "")) for name in ("taker", "giver", "stake", "price")}
+        for x in data.get("extras", [])
+    ]
+
+
+def _form_values(
+    profile: rules.Profile, seating: rules.Seating, post: Any | None
+) -> dict[str, Any]:
     """The entry form's values: the posted ones, or the seating's (box, captain,
     partner), every cube at the initial value, taken."""
-    profile, seating = board.profile, board.seating
     if post is not None:
         return {k: post.get(k, "") for k in post}
     partner = seating.partner(profile)
@@ -775,36 +870,79 @@ def _cubes(profile: rules.Profile) -> list[int]:
 
 
 @writer_required
-def game_entry(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
+def game_entry(
+    request: HttpRequest, session: ChouetteSession, number: int | None = None
+) -> HttpResponse:
     """Enter a game from a phone: box, captain (and partner) prefilled from the seating,
     every member's cube and fate (and beavers, raccoons per profile), the winner and
     the result. **Preview** shows each player's points and saves nothing; **Save**
-    records the game."""
+    records the game. Another box, captain or partner than the seating's chosen here
+    sets the seating by hand first (``set_seating``: issue 27).
+
+    ``number`` (``/games/<number>/edit/``, issue 27): the same form prefilled with game
+    ``number`` as it was typed, played from the seating it was played from; **Save**
+    corrects it (:func:`services.game_edit`), **Preview** shows its corrected points."""
     board = _board_or_404(session.pk, last=1)
     if not session.is_open:
         messages.error(request, _("This chouette session has ended."))
         return redirect(_scoreboard_url(session.pk))
+    seating = board.seating
+    stored: dict[str, Any] | None = None
+    if number is not None:
+        games = services.counted_game_events(session)
+        if not 1 <= number <= len(games):
+            raise Http404
+        if ChouetteOnlineGame.objects.filter(event=games[number - 1]).exists():
+            messages.error(
+                request,
+                _("This game was played online: its record is the table's, not typed in."),
+            )
+            return redirect(_scoreboard_url(session.pk))
+        stored = games[number - 1].data
+        seating = services.ledger_of(session).rows[number - 1].seating_before
     preview = None
     status = 200
     post = request.POST if request.method == "POST" else None
     extra_rows = _extra_rows(post) if post is not None else []
+    if post is None and stored is not None:
+        extra_rows = _entry_extra_rows(stored)
     if post is not None and post.get("action") == "add_extra":
         # One more extra row: the form again as typed, nothing checked or saved.
         if len(extra_rows) < MAX_EXTRA_ROWS:
             extra_rows.append({"taker": "", "giver": "", "stake": "2", "price": "1"})
     elif post is not None:
         try:
-            entry = _entry_from_post(post, board)
+            entry = _entry_from_post(post, seating)
+            if post.get("action") == "save" and number is not None:
+                services.game_edit(
+                    session_id=session.pk,
+                    by=request.user,
+                    number=number,
+                    entry=entry,
+                    expected_version=_version(request),
+                )
+                messages.success(
+                    request, _("Game %(number)d has been corrected.") % {"number": number}
+                )
+                return redirect(_scoreboard_url(session.pk))
             if post.get("action") == "save":
                 services.game_record(
                     session_id=session.pk,
                     by=request.user,
                     entry=entry,
                     expected_version=_version(request),
+                    set_seating=True,
                 )
                 messages.success(request, _("The game has been saved."))
                 return redirect(_scoreboard_url(session.pk))
-            found = services.game_preview(session_id=session.pk, by=request.user, entry=entry)
+            if number is not None:
+                found = services.game_edit_preview(
+                    session_id=session.pk, by=request.user, number=number, entry=entry
+                )
+            else:
+                found = services.game_preview(
+                    session_id=session.pk, by=request.user, entry=entry, set_seating=True
+                )
             preview = {
                 "rows": [
                     {
@@ -822,10 +960,25 @@ def game_entry(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
             show_refusal(request, exc)
             status = 400
     profile = board.profile
+    partner = seating.partner(profile)
     seated = [
-        {"id": s.player_id, "name": s.name, "role": s.role} for s in board.seats if s.role != "out"
+        {
+            "id": p,
+            "name": board.names.get(int(p), str(p)),
+            "role": "box"
+            if i == 0
+            else "captain"
+            if i == 1
+            else "partner"
+            if p == partner
+            else "team",
+        }
+        for i, p in enumerate(seating.seated)
     ]
-    values = _form_values(board, post)
+    if post is None and stored is not None:
+        values = _entry_values(stored)
+    else:
+        values = _form_values(profile, seating, post)
     members = [
         {
             **s,
@@ -853,6 +1006,7 @@ def game_entry(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
         "has_partner": profile.box_partner,
         "extra_rows": extra_rows,
         "can_add_extra": len(extra_rows) < MAX_EXTRA_ROWS,
+        "number": number,
     }
     return render(request, "chouette/game_entry.html", context, status=status)
 
@@ -1021,29 +1175,37 @@ def summary(request: HttpRequest, session_id: int) -> HttpResponse:
         found = services.session_summary(session_id=session_id)
     except ApplicationError:
         raise Http404 from None
-    names = found.names
     return render(
         request,
         "chouette/summary.html",
         {
             "session": found.session,
-            "players": [
-                {"name": names.get(int(p.player), ""), "points": p.points, "money": p.money}
-                for p in found.summary.players
-            ],
-            "transfers": [
-                {
-                    "payer": names.get(int(t.payer), ""),
-                    "payee": names.get(int(t.payee), ""),
-                    "points": t.points,
-                    "money": t.money,
-                }
-                for t in found.summary.transfers
-            ],
-            "currency": found.session.currency,
+            **_summary_context(found),
             "can_write": services.may_write(request.user, found.session),
         },
     )
+
+
+def _summary_context(found: services.Summary) -> dict[str, Any]:
+    """Every player's net points and money, and who pays whom (the summary page, and
+    the wall of an ended session)."""
+    names = found.names
+    return {
+        "players": [
+            {"name": names.get(int(p.player), ""), "points": p.points, "money": p.money}
+            for p in found.summary.players
+        ],
+        "transfers": [
+            {
+                "payer": names.get(int(t.payer), ""),
+                "payee": names.get(int(t.payee), ""),
+                "points": t.points,
+                "money": t.money,
+            }
+            for t in found.summary.transfers
+        ],
+        "currency": found.session.currency,
+    }
 
 
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:

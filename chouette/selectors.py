@@ -84,6 +84,8 @@ class Scoreboard:
     #: Every participant in the order they joined the session (the roll-off order
     #: first): the last games' columns keep it, whoever sits where now (issue 18).
     joined: tuple[int, ...] = ()
+    #: The scorekeeper's hand changes (issue 27), newest first.
+    changes: list[Change] = field(default_factory=list)
 
     @property
     def box(self) -> Seat:
@@ -159,7 +161,7 @@ def counted_games(session: ChouetteSession) -> Any:
     """The session's games that count (not undone), newest first (a queryset to page)."""
     return ChouetteEvent.objects.filter(
         session=session, kind=ChouetteEvent.Kind.GAME, undone=False
-    ).order_by("-seq")
+    ).order_by("-place", "-seq")
 
 
 def game_lines(
@@ -187,7 +189,7 @@ def event_line(event: ChouetteEvent, profile: rules.Profile | None = None) -> Ga
         session_id=event.session_id,
         kind=ChouetteEvent.Kind.GAME,
         undone=False,
-        seq__lt=event.seq,
+        place__lt=event.place,
     ).count()
     points = dict(event.lines.values_list("player_id", "points"))
     return _game_line(event, number + 1, points, profile or profile_of(event.session))
@@ -205,9 +207,12 @@ def scoreboard(*, session_id: int, last: int | None = LAST_GAMES) -> Scoreboard:
     )
     names = {p.player_id: p.player.name for p in participants}
     proxies = {p.player_id: p.proxy for p in participants if p.proxy is not None}
-    games = list(
-        ChouetteEvent.objects.filter(session=session, kind=ChouetteEvent.Kind.GAME).order_by("seq")
+    events = list(
+        ChouetteEvent.objects.filter(session=session)
+        .select_related("created_by", "undone_by")
+        .order_by("place", "seq")
     )
+    games = [e for e in events if e.kind == ChouetteEvent.Kind.GAME]
     points: dict[int, dict[int, int]] = defaultdict(dict)
     for line in ChouetteLine.objects.filter(session=session).values_list(
         "event_id", "player_id", "points"
@@ -265,7 +270,53 @@ def scoreboard(*, session_id: int, last: int | None = LAST_GAMES) -> Scoreboard:
         game_count=len(counted),
         undone=undone,
         joined=tuple(p.player_id for p in sorted(participants, key=lambda p: p.order)),
+        changes=_changes(events, names),
     )
+
+
+@dataclass(frozen=True)
+class Change:
+    """A hand change of the scorekeeper's (issue 27), for the history: a seating set by
+    hand (``before``/``after``: box first, then the line), or a game corrected
+    (``game``: its number)."""
+
+    event: ChouetteEvent
+    kind: str  # "seating" or "edit"
+    by: str
+    before: list[str] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
+    game: int | None = None
+
+
+def _changes(events: list[ChouetteEvent], names: dict[int, str]) -> list[Change]:
+    """The seatings set by hand and the games corrected, newest first (``events`` in
+    replay order)."""
+
+    def who(event: ChouetteEvent) -> str:
+        return event.created_by.get_username() if event.created_by else ""
+
+    def order(data: dict[str, Any]) -> list[str]:
+        return [names.get(p, str(p)) for p in (data["box"], *data["line"])]
+
+    out: list[Change] = []
+    number = 0
+    for event in events:
+        if event.kind == ChouetteEvent.Kind.GAME and not event.undone:
+            number += 1
+            if event.corrects_id is not None:
+                out.append(Change(event=event, kind="edit", by=who(event), game=number))
+        elif event.kind == ChouetteEvent.Kind.SEAT_CHANGE and event.data.get("action") == "set":
+            before = event.data.get("before")
+            out.append(
+                Change(
+                    event=event,
+                    kind="seating",
+                    by=who(event),
+                    before=order(before) if before else [],
+                    after=order(event.data),
+                )
+            )
+    return sorted(out, key=lambda c: c.event.seq, reverse=True)
 
 
 @dataclass(frozen=True)

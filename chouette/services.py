@@ -167,7 +167,7 @@ def lock_for_write(*, session_id: int, by: Any, expected_version: int | None) ->
 
 def ledger_of(session: ChouetteSession) -> rules.Ledger:
     """The session's ledger, replayed from the events that count (not undone)."""
-    events = session.events.filter(undone=False).order_by("seq")
+    events = session.events.filter(undone=False).order_by("place", "seq")
     return rules.Ledger.replay(
         profile_of(session),
         rules.Seating.from_dict(session.start_seating),
@@ -180,10 +180,22 @@ def _next_seq(session: ChouetteSession) -> int:
     return (top or 0) + 1
 
 
-def _append(session: ChouetteSession, *, by: Any, kind: str, data: dict[str, Any]) -> ChouetteEvent:
+def _append(
+    session: ChouetteSession,
+    *,
+    by: Any,
+    kind: str,
+    data: dict[str, Any],
+    corrects: ChouetteEvent | None = None,
+) -> ChouetteEvent:
+    """A new row at the end of the log; a correction replays in the place of the game it
+    ``corrects`` (which the caller has flagged undone)."""
+    seq = _next_seq(session)
     return ChouetteEvent.objects.create(
         session=session,
-        seq=_next_seq(session),
+        seq=seq,
+        place=seq if corrects is None else corrects.place,
+        corrects=corrects,
         kind=kind,
         data=data,
         created_by=by if _is_authenticated(by) else None,
@@ -658,6 +670,48 @@ def session_come_back(
     )
 
 
+def _seating_ids(box: Any, line: Any) -> tuple[int, list[int]]:
+    """A new seating as a caller passed it: a player id and a list of them (400
+    ``invalid_player``)."""
+    if not isinstance(line, list | tuple):
+        raise ValidationFailed("invalid_player", rule_message("invalid_player"))
+    return _player_id(box), [_player_id(p) for p in line]
+
+
+def session_seating_set(
+    *,
+    session_id: int,
+    by: Any,
+    box: int,
+    line: Sequence[int],
+    expected_version: int | None = None,
+) -> ChouetteSession:
+    """The scorekeeper sets box, captain and line by hand between games (issue 27): the
+    ``line`` is the team in order, the captain first (the partner, if the session has
+    one, last). The whole new seating is checked (:func:`chouette.rules.reseat`): the
+    same seated players, each once (400 ``reseat_players_differ``,
+    ``duplicate_player``, ``invalid_player``, ``too_few_players``); those sitting out
+    stay out. Recorded as a seat change with the seating before and after and who made
+    it (the scoreboard's history and the admin show it). Who may: the session's writers;
+    409 ``online_game_in_progress``, ``session_ended``, ``stale_version`` as every seat
+    change; 409 ``seating_unchanged`` if it is the seating already."""
+    box_id, line_ids = _seating_ids(box, line)
+    with transaction.atomic():
+        session = _lock_for_write(session_id, by, expected_version)
+        _check_no_online_game(session)
+        ledger = ledger_of(session)
+        change = rules.Reseat(box=box_id, line=tuple(line_ids), before=ledger.seating)
+        try:
+            after = ledger.seat(change)
+        except rules.ChouetteError as exc:
+            raise _rule_error(exc) from None
+        if after.seating == ledger.seating:
+            raise Conflict("seating_unchanged", _("This is the seating already."))
+        _append(session, by=by, kind=ChouetteEvent.Kind.SEAT_CHANGE, data=change.to_dict())
+        _touch(session, after.seating)
+    return session
+
+
 # ====================================================================== club rules (issue 19)
 def _player_id(value: Any) -> int:
     """A player id as a caller passed it: an int, not a bool (400 ``invalid_player``)."""
@@ -920,26 +974,70 @@ def _settle(ledger: rules.Ledger, game: rules.GameEntry) -> tuple[rules.Ledger, 
     return after, preview
 
 
-def game_preview(*, session_id: int, by: Any, entry: Any) -> GamePreview:
+def _reseat_for(ledger: rules.Ledger, game: rules.GameEntry) -> rules.Reseat | None:
+    """The seating a game entry's roles ask for, when they are not the seating's: box,
+    captain and partner as entered (:func:`chouette.rules.seating_for_roles`); ``None``
+    if the entry's roles are the seating's."""
+    seating = ledger.seating
+    partner = seating.partner(ledger.profile)
+    if (game.box, game.captain, game.partner) == (seating.box, seating.captain, partner):
+        return None
+    try:
+        wanted = rules.seating_for_roles(seating, game.box, game.captain, game.partner)
+    except rules.ChouetteError as exc:
+        raise _rule_error(exc) from None
+    return rules.Reseat(box=wanted.box, line=wanted.line, before=seating)
+
+
+def _ledger_for(
+    ledger: rules.Ledger, game: rules.GameEntry, set_seating: bool
+) -> tuple[rules.Ledger, rules.Reseat | None]:
+    reseat = _reseat_for(ledger, game) if set_seating else None
+    if reseat is not None:
+        try:
+            ledger = ledger.seat(reseat)
+        except rules.ChouetteError as exc:
+            raise _rule_error(exc) from None
+    return ledger, reseat
+
+
+def game_preview(*, session_id: int, by: Any, entry: Any, set_seating: bool = False) -> GamePreview:
     """Validate a game entry and return each player's points, saving nothing (the
-    phone shows them before **Save**)."""
+    phone shows them before **Save**); ``set_seating`` as :func:`game_record`."""
     session = _get(session_id)
     _check_writer(by, session)
     _check_open(session)
     game = _parse_entry(entry)
-    _, preview = _settle(ledger_of(session), game)
+    ledger, _reseat = _ledger_for(ledger_of(session), game, set_seating)
+    _, preview = _settle(ledger, game)
     return preview
 
 
 def game_record(
-    *, session_id: int, by: Any, entry: Any, expected_version: int | None = None
+    *,
+    session_id: int,
+    by: Any,
+    entry: Any,
+    expected_version: int | None = None,
+    set_seating: bool = False,
 ) -> ChouetteEvent:
     """Record a played game: the entry must fit the current seating (box, captain,
-    partner and team); its ledger lines are stored and the seating moves on (R13)."""
+    partner and team); its ledger lines are stored and the seating moves on (R13).
+
+    ``set_seating`` (the game entry form, issue 27): an entry that names another box,
+    captain or partner than the seating's is the scorekeeper setting them by hand: the
+    seating is set first (as :func:`session_seating_set`: a seat change in the log,
+    :func:`chouette.rules.seating_for_roles`), then the game is recorded on it, both or
+    neither. Without it such an entry is refused (400 ``entry_seating_mismatch``)."""
     game = _parse_entry(entry)
     with transaction.atomic():
         session = _lock_for_write(session_id, by, expected_version)
         _check_no_online_game(session)
+        if set_seating:
+            ledger, reseat = _ledger_for(ledger_of(session), game, True)
+            if reseat is not None:
+                _settle(ledger, game)  # refused before anything is written
+                _append(session, by=by, kind=ChouetteEvent.Kind.SEAT_CHANGE, data=reseat.to_dict())
         return game_record_locked(session=session, entry=game, by=by)
 
 
@@ -983,7 +1081,7 @@ def game_undo_last(
         _check_no_online_game(session)
         last = (
             session.events.filter(kind=ChouetteEvent.Kind.GAME, undone=False)
-            .order_by("-seq")
+            .order_by("-place")
             .first()
         )
         if last is None:
@@ -998,6 +1096,103 @@ def game_undo_last(
         last.save(update_fields=["undone", "undone_at", "undone_by"])
         _touch(session, back.seating)
     return last
+
+
+def counted_game_events(session: ChouetteSession) -> list[ChouetteEvent]:
+    """The session's games that count, in the order they replay (game 1 first)."""
+    return list(
+        session.events.filter(kind=ChouetteEvent.Kind.GAME, undone=False).order_by("place", "seq")
+    )
+
+
+def _edited(
+    session: ChouetteSession, games: list[ChouetteEvent], number: Any, game: rules.GameEntry
+) -> rules.Ledger:
+    """The session's ledger with game ``number`` corrected to ``game`` (the refusals of
+    :func:`game_edit`; nothing written)."""
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(games):
+        raise NotFound("game_not_found", rule_message("game_not_found"))
+    if ChouetteOnlineGame.objects.filter(event=games[number - 1]).exists():
+        raise Conflict(
+            "online_game_not_editable",
+            _("This game was played online: its record is the table's, not typed in."),
+        )
+    try:
+        after = ledger_of(session).replace(number, game)
+    except rules.ChouetteError as exc:
+        error = _rule_error(exc)
+        if exc.code == "edit_breaks_later_game":
+            error.extra["game"] = exc.game
+        raise error from None
+    if any(sum(v for _p, v in row.points) != 0 for row in after.rows):  # R13
+        raise ValidationFailed("unbalanced", rule_message("unbalanced"))
+    return after
+
+
+def game_edit_preview(*, session_id: int, by: Any, number: int, entry: Any) -> GamePreview:
+    """What correcting game ``number`` to ``entry`` would give that game (its points, the
+    totals after it, the seating after it), saving nothing (:func:`game_edit`'s
+    refusals)."""
+    session = _get(session_id)
+    _check_writer(by, session)
+    _check_open(session)
+    game = _parse_entry(entry)
+    after = _edited(session, counted_game_events(session), number, game)
+    row = after.rows[number - 1]
+    return GamePreview(
+        entry=game,
+        points={int(p): v for p, v in row.points},
+        seating_before=row.seating_before,
+        seating_after=row.seating_after,
+        totals_after={int(p): v for p, v in row.totals_after},
+    )
+
+
+def game_edit(
+    *,
+    session_id: int,
+    by: Any,
+    number: int,
+    entry: Any,
+    expected_version: int | None = None,
+) -> ChouetteEvent:
+    """Correct game ``number`` (1-based, among the games that count) typed in wrongly
+    (issue 27): ``entry`` replaces it where it was played, and every later event is
+    replayed as entered (:meth:`chouette.rules.Ledger.replace`: the later games keep
+    their players, their points follow; the ledger still sums to zero, game by game).
+
+    The log stays append-only: the corrected entry is a new game row that ``corrects``
+    the old one and takes its place; the old row is flagged undone (who, when) and
+    kept with its entry. The later games' ledger lines are recomputed. Refusals
+    (nothing written): 404 ``game_not_found``; 409 ``online_game_not_editable`` (a game
+    played online is its table's record); 409 ``edit_breaks_later_game`` (the
+    correction rotates the table otherwise and a later game, ``extra["game"]``, no
+    longer fits its seating); the entry's own refusals (it must fit the seating the game
+    was played from); 409 ``online_game_in_progress``, ``session_ended``,
+    ``stale_version`` and 403 as every write."""
+    game = _parse_entry(entry)
+    with transaction.atomic():
+        session = _lock_for_write(session_id, by, expected_version)
+        _check_no_online_game(session)
+        games = counted_game_events(session)
+        after = _edited(session, games, number, game)
+        old = games[number - 1]
+        old.undone = True
+        old.undone_at = wallclock.now()
+        old.undone_by = by
+        old.save(update_fields=["undone", "undone_at", "undone_by"])
+        new = _append(
+            session, by=by, kind=ChouetteEvent.Kind.GAME, data=game.to_dict(), corrects=old
+        )
+        rewritten = [new, *games[number:]]
+        ChouetteLine.objects.filter(event__in=games[number:]).delete()
+        ChouetteLine.objects.bulk_create(
+            ChouetteLine(session=session, event=event, player_id=p, points=v)
+            for event, row in zip(rewritten, after.rows[number - 1 :], strict=True)
+            for p, v in row.points
+        )
+        _touch(session, after.seating)
+    return new
 
 
 # ====================================================================== summary

@@ -22,4 +22,6 @@ def stored_event(row: ChouetteEvent) -> rules.Event:
     """The pure event a log row holds."""
     if row.kind == ChouetteEvent.Kind.GAME:
         return rules.GameEntry.from_dict(row.data)
+    if row.data.get("action") == "set":
+        return rules.Reseat.from_dict(row.data)
     return rules.SeatChange.from_dict(row.data)

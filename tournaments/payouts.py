@@ -43,23 +43,11 @@ from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
+from games.currencies import DIGITS
+
 #: ISO 4217 codes offered, with the digits after the decimal point a prize is paid in
-#: (HUF in whole forints, as Hungarian clubs pay; JPY has no minor unit).
-CURRENCIES: dict[str, int] = {
-    "HUF": 0,
-    "EUR": 2,
-    "USD": 2,
-    "GBP": 2,
-    "CHF": 2,
-    "CZK": 2,
-    "PLN": 2,
-    "RON": 2,
-    "RSD": 0,
-    "SEK": 2,
-    "NOK": 2,
-    "DKK": 2,
-    "JPY": 0,
-}
+#: (:data:`games.currencies.DIGITS`: HUF in whole forints, as Hungarian clubs pay).
+CURRENCIES: dict[str, int] = dict(DIGITS)
 #: The currency of a new event.
 DEFAULT_CURRENCY = "HUF"
 #: The largest fee or fixed cut (and so the largest pool per entrant) accepted.

@@ -176,6 +176,16 @@ class SeatInput(serializers.Serializer):
     expected_version = serializers.IntegerField(required=False, allow_null=True)
 
 
+class SeatingInput(serializers.Serializer):
+    box = serializers.IntegerField(help_text="the player who takes the box")
+    line = serializers.ListField(
+        child=serializers.IntegerField(),
+        max_length=64,
+        help_text="the team in order, the captain first (a box partner last)",
+    )
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+
+
 class GuestInput(serializers.Serializer):
     name = serializers.CharField(
         max_length=200,

@@ -55,6 +55,16 @@ urlpatterns = [
         name="game-record",
     ),
     path(
+        "chouette/sessions/<int:session_id>/games/<int:number>/",
+        views.GameEditApi.as_view(),
+        name="game-edit",
+    ),
+    path(
+        "chouette/sessions/<int:session_id>/seating/",
+        views.SessionSeatingApi.as_view(),
+        name="session-seating",
+    ),
+    path(
         "chouette/sessions/<int:session_id>/undo/",
         views.GameUndoApi.as_view(),
         name="game-undo",

@@ -35,6 +35,7 @@ from .serializers import (
     PreviewOutput,
     ProxyInput,
     RecordedGameOutput,
+    SeatingInput,
     SeatInput,
     SessionCreateInput,
     SessionDetailOutput,
@@ -45,6 +46,26 @@ from .serializers import (
 )
 
 ERRORS = error_responses()
+#: The refusals of the scorekeeper's hand changes (issue 27), with their codes.
+SEATING_ERRORS = error_responses(
+    {
+        400: "reseat_players_differ, duplicate_player, invalid_player, too_few_players",
+        401: "not logged in",
+        403: "not_in_session",
+        404: "session_not_found",
+        409: "seating_unchanged, online_game_in_progress, session_ended, stale_version",
+    }
+)
+EDIT_ERRORS = error_responses(
+    {
+        400: "the entry's own refusals (the rules' codes: entry_seating_mismatch, ...)",
+        401: "not logged in",
+        403: "not_in_session",
+        404: "session_not_found, game_not_found",
+        409: "online_game_not_editable, edit_breaks_later_game (game: the later game), "
+        "online_game_in_progress, session_ended, stale_version",
+    }
+)
 #: Sessions listed by ``GET /chouette/sessions/`` (newest first).
 LIST_LIMIT = 100
 
@@ -279,6 +300,29 @@ class SessionJoinApi(_SeatApi):
     """A newcomer joins at the end of the line."""
 
     service = staticmethod(services.session_join)
+
+
+class SessionSeatingApi(APIView):
+    """The scorekeeper sets box, captain and line by hand between games (issue 27): the
+    whole new seating, the same seated players each once (those sitting out stay out),
+    recorded with the seating before and who set it. 400 ``reseat_players_differ``,
+    ``duplicate_player``, ``invalid_player``, ``too_few_players``; 409
+    ``seating_unchanged``, ``online_game_in_progress``, ``session_ended``,
+    ``stale_version``."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=SeatingInput, responses={200: SessionDetailOutput, **SEATING_ERRORS})
+    def put(self, request: Request, session_id: int) -> Response:
+        data = _valid(SeatingInput, request)
+        services.session_seating_set(
+            session_id=session_id,
+            by=request.user,
+            box=data["box"],
+            line=data["line"],
+            expected_version=_version(data),
+        )
+        return _detail(session_id)
 
 
 class SessionJoinGuestApi(APIView):
@@ -532,6 +576,31 @@ class GameRecordApi(generics.GenericAPIView):  # type: ignore[type-arg]
             expected_version=_version(data),
         )
         return _recorded(event, status.HTTP_201_CREATED)
+
+
+class GameEditApi(APIView):
+    """Correct game ``number`` (1 = the first that counts) typed in wrongly (issue 27):
+    the entry replaces it where it was played (it must fit the seating it was played
+    from), every later game is replayed with its players and its points recomputed, the
+    ledger still sums to zero. The old entry stays in the log, marked undone; the answer
+    is the corrected game. 404 ``game_not_found``; 409 ``online_game_not_editable``,
+    ``edit_breaks_later_game`` (``game``: the later game that no longer fits),
+    ``online_game_in_progress``, ``session_ended``, ``stale_version``; 400 with the
+    rules' code."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=GameInput, responses={200: RecordedGameOutput, **EDIT_ERRORS})
+    def put(self, request: Request, session_id: int, number: int) -> Response:
+        data = _valid(GameInput, request)
+        event = services.game_edit(
+            session_id=session_id,
+            by=request.user,
+            number=number,
+            entry=_entry(data),
+            expected_version=_version(data),
+        )
+        return _recorded(event)
 
 
 class GameUndoApi(APIView):

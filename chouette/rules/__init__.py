@@ -13,12 +13,13 @@ functions.
 * :mod:`~chouette.rules.proxies`: an absent member's proxy for their cube decisions.
 * :mod:`~chouette.rules.settlement`: the game entry (settlements and extras included),
   its validation, points per player, the rotation outcome.
-* :mod:`~chouette.rules.ledger`: running totals, seat changes, undo of the last game.
+* :mod:`~chouette.rules.ledger`: running totals, seat changes (and the seating set by
+  hand), undo of the last game, the edit of any game.
 * :mod:`~chouette.rules.transfers`: fewest transfers, money at the stake, the summary.
 """
 
 from chouette.rules.common import ChouetteError, PlayerId
-from chouette.rules.ledger import Event, GameRow, Ledger, SeatAction, SeatChange, Totals
+from chouette.rules.ledger import Event, GameRow, Ledger, Reseat, SeatAction, SeatChange, Totals
 from chouette.rules.profile import (
     CLASSIC,
     PROFILE_KINDS,
@@ -37,8 +38,10 @@ from chouette.rules.seating import (
     come_back,
     default_movers,
     join,
+    reseat,
     roll_off_order,
     rotate,
+    seating_for_roles,
     seating_from_order,
     seating_from_rolls,
     sit_out,
@@ -103,6 +106,7 @@ __all__ = [
     "PlayerTotal",
     "Profile",
     "ProfileKind",
+    "Reseat",
     "ResultKind",
     "RotationOutcome",
     "RotationVariant",
@@ -127,9 +131,11 @@ __all__ = [
     "join",
     "member_points",
     "next_seating",
+    "reseat",
     "roll_off_order",
     "rotate",
     "rotation_outcome",
+    "seating_for_roles",
     "seating_from_order",
     "seating_from_rolls",
     "set_proxy",

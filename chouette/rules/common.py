@@ -22,14 +22,23 @@ class ChouetteError(Exception):
 
     ``message`` is an English explanation for logs and developers, never shown to users
     untranslated. ``players``: the players the refusal is about, where it names some (a
-    tie in the roll-off), for a caller that says it in words.
+    tie in the roll-off), for a caller that says it in words. ``game``: the number of the
+    game the refusal is about, where it names one (an edit that breaks a later game).
     """
 
-    def __init__(self, code: str, message: str, *, players: tuple[object, ...] = ()) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        players: tuple[object, ...] = (),
+        game: int | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.players = players
+        self.game = game
 
 
 def is_player_id(value: object) -> bool:

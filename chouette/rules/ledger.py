@@ -4,7 +4,7 @@ Terms:
 
 * An **event** is either a played game (:class:`~chouette.rules.settlement.GameEntry`)
   or a seat change between games (:class:`SeatChange`: ``join``, ``sit_out``,
-  ``come_back``).
+  ``come_back``; :class:`Reseat`: box, captain and line set by hand, issue 27).
 * A :class:`Ledger` is the session's profile, its starting seating and its events, plus
   what follows from them: the current seating, every player's running total and one
   :class:`GameRow` per game (points, seating before and after, totals after).
@@ -18,6 +18,14 @@ Undo removes the **last game** and replays the seat changes entered after it on 
 restored seating (a player who sat out after the game still sits out). Totals and seating
 are therefore exactly those of a session in which that game was never entered.
 
+An **edit** (:meth:`Ledger.replace`, issue 27) puts a corrected entry in the place of game
+*n* and replays every later event as it was entered: the later games keep the players who
+played them (their entries name box, captain, partner and team) and only their points
+follow. If the corrected game rotates the table otherwise, so that a later game's entry no
+longer fits the seating it is replayed on, the edit is refused
+(``edit_breaks_later_game``, naming that game; a seating set by hand in between, a
+:class:`Reseat`, fixes the seating again and so keeps the later games valid).
+
 Invariants (asserted): every game row sums to zero, and so do the running totals after
 every event (R13).
 """
@@ -28,9 +36,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
-from chouette.rules.common import ChouetteError, PlayerId, check_keys, check_player
+from chouette.rules.common import (
+    ChouetteError,
+    PlayerId,
+    as_tuple,
+    check_keys,
+    check_player,
+    require_tuple,
+)
 from chouette.rules.profile import Profile
-from chouette.rules.seating import Seating, come_back, join, sit_out
+from chouette.rules.seating import Seating, come_back, join, reseat, sit_out
 from chouette.rules.settlement import GameEntry, next_seating, settle
 from chouette.rules.transfers import SessionSummary, Stake, summarize
 
@@ -70,7 +85,42 @@ class SeatChange:
         return cls(action=data["action"], player=data["player"])
 
 
-Event: TypeAlias = GameEntry | SeatChange
+@dataclass(frozen=True, slots=True)
+class Reseat:
+    """Box, captain and line set by hand between games (:func:`~chouette.rules.seating.reseat`:
+    the same seated players). ``before`` is the seating it replaced, kept for the record
+    (who changed it from what to what); the replay does not need it."""
+
+    box: PlayerId
+    line: tuple[PlayerId, ...]
+    before: Seating | None = None
+
+    def __post_init__(self) -> None:
+        require_tuple(self.line, "line")
+
+    def apply_to(self, seating: Seating) -> Seating:
+        return reseat(seating, self.box, self.line)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"action": "set", "box": self.box, "line": list(self.line)}
+        if self.before is not None:
+            data["before"] = self.before.to_dict()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Reseat:
+        check_keys(data, ("action", "box", "line", "before"), ("action", "box", "line"), "reseat")
+        if data["action"] != "set":
+            raise ChouetteError("invalid_data", "a reseat's action is 'set'")
+        before = data.get("before")
+        return cls(
+            box=data["box"],
+            line=as_tuple(data["line"], "line"),
+            before=None if before is None else Seating.from_dict(before),
+        )
+
+
+Event: TypeAlias = GameEntry | SeatChange | Reseat
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +184,31 @@ class Ledger:
         """The ledger after one more game (refused if the entry does not fit the seating)."""
         return self._with(entry)
 
-    def seat(self, change: SeatChange) -> Ledger:
+    def seat(self, change: SeatChange | Reseat) -> Ledger:
         """The ledger after a seat change between games."""
         return self._with(change)
+
+    def replace(self, number: int, entry: GameEntry) -> Ledger:
+        """The ledger with game ``number`` (1-based) entered as ``entry`` instead, every
+        later event replayed as it was (module docstring). Refusals: ``game_not_found``;
+        the corrected entry's own; ``edit_breaks_later_game`` (``ChouetteError.game``:
+        the later game that no longer fits)."""
+        at = [i for i, e in enumerate(self.events) if isinstance(e, GameEntry)]
+        if not 1 <= number <= len(at):
+            raise ChouetteError("game_not_found", f"there is no game {number}")
+        i = at[number - 1]
+        ledger = Ledger.replay(self.profile, self.start, self.events[:i])._with(entry)
+        for event in self.events[i + 1 :]:
+            try:
+                ledger = ledger._with(event)
+            except ChouetteError as exc:
+                later = len(ledger.rows) + 1
+                raise ChouetteError(
+                    "edit_breaks_later_game",
+                    f"game {later} no longer fits the seating after the edit ({exc.code})",
+                    game=later if isinstance(event, GameEntry) else None,
+                ) from None
+        return ledger
 
     def undo(self) -> Ledger:
         """The ledger without its last game (``nothing_to_undo`` if there is none)."""
@@ -148,10 +220,10 @@ class Ledger:
         raise ChouetteError("nothing_to_undo", "no game has been entered yet")
 
     def _with(self, event: Event) -> Ledger:
-        if isinstance(event, SeatChange):
+        if isinstance(event, SeatChange | Reseat):
             seating = event.apply_to(self.seating)
             totals = self.totals
-            if event.action == "join":
+            if isinstance(event, SeatChange) and event.action == "join":
                 totals = (*totals, (event.player, 0))
             return Ledger(
                 profile=self.profile,

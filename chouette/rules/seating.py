@@ -248,6 +248,40 @@ def come_back(seating: Seating, player: PlayerId) -> Seating:
     )
 
 
+def reseat(seating: Seating, box: PlayerId, line: Sequence[PlayerId]) -> Seating:
+    """The seating set by hand between games (the scorekeeper: issue 27): ``box`` and
+    the ``line`` (captain first) hold exactly the players seated now, each once; those
+    sitting out stay out. Refusals: ``invalid_player``, ``duplicate_player``,
+    ``too_few_players`` (no captain), ``reseat_players_differ`` (a player added, left
+    out, or sitting out)."""
+    check_player(box, "box")
+    line = tuple(line)
+    for p in line:
+        check_player(p)
+    if not line:
+        raise ChouetteError("too_few_players", "a seating needs a box and a captain")
+    check_distinct((box, *line), "the new seating")
+    if {box, *line} != set(seating.seated):
+        raise ChouetteError(
+            "reseat_players_differ",
+            f"the new seating must hold the seated players {list(seating.seated)!r}",
+        )
+    return Seating(box=box, line=line, out=seating.out)
+
+
+def seating_for_roles(
+    seating: Seating, box: PlayerId, captain: PlayerId, partner: PlayerId | None = None
+) -> Seating:
+    """The seating with ``box``, ``captain`` (and the box's ``partner``, the end of the
+    line) chosen by hand, the other seated players keeping their order in the line (the
+    old box, if it leaves the box, after them, before the partner): what a game entry
+    that names other roles than the seating's means (:func:`reseat` checks it)."""
+    chosen = (box, captain) if partner is None else (box, captain, partner)
+    rest = tuple(p for p in (*seating.line, seating.box) if p not in chosen)
+    line = (captain, *rest) if partner is None else (captain, *rest, partner)
+    return reseat(seating, box, line)
+
+
 def rotate(seating: Seating, outcome: RotationOutcome) -> Seating:
     """R13 rotation after a game (see the module docstring)."""
     captain, rest = seating.line[0], seating.line[1:]

@@ -45,8 +45,8 @@ def test_summary_says_one_point_and_two_points(en) -> None:
         session_id=session.pk, by=session.created_by, entry=simple_entry(session, winner="box")
     )
     page = en.get(_url("summary", session_id=session.pk)).text
-    assert "Bob pays Ann 1 point (1.00 EUR)" in page
-    assert "Cy pays Ann 1 point (1.00 EUR)" in page
+    assert "Bob pays Ann 1 point (€1.00)" in page
+    assert "Cy pays Ann 1 point (€1.00)" in page
     assert "1 points" not in page
     # A second box win: each owes 2 points now, without money too.
     session.refresh_from_db()
@@ -54,7 +54,7 @@ def test_summary_says_one_point_and_two_points(en) -> None:
         session_id=session.pk, by=session.created_by, entry=simple_entry(session, winner="box")
     )
     page = en.get(_url("summary", session_id=session.pk)).text
-    assert "pays Ann 2 points (2.00 EUR)" in page
+    assert "pays Ann 2 points (€2.00)" in page
     plain = session_with(
         players(("Dió", "Eper", "Füge"), with_login=False), rolls={"Dió": 6, "Eper": 5, "Füge": 4}
     )
