@@ -240,7 +240,7 @@ class ChouetteEvent(models.Model):
     )
     seq = models.PositiveIntegerField(_("number"))
     #: Where the event replays (``seq``, or the ``seq`` of the game a correction replaces).
-    place = models.PositiveIntegerField(_("place"), default=0)
+    place = models.PositiveIntegerField(_("place in the replay"), default=0)
     #: The game row this one corrects (an edit, issue 27); that row is flagged undone.
     corrects = models.OneToOneField(
         "self",

@@ -26,7 +26,7 @@ NBSP = "\u00a0"
 
 
 def _digits(amount: Decimal, currency: str) -> int:
-    digits = DIGITS.get(currency, 2)
+    digits = DIGITS.get(currency, 2 if currency else 0)
     if digits < 2 and amount != amount.quantize(Decimal(1).scaleb(-digits)):
         return 2
     return digits

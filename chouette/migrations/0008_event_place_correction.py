@@ -27,7 +27,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='chouetteevent',
             name='place',
-            field=models.PositiveIntegerField(default=0, verbose_name='place'),
+            field=models.PositiveIntegerField(default=0, verbose_name='place in the replay'),
         ),
         migrations.RunPython(place_is_seq, migrations.RunPython.noop),
         migrations.AddConstraint(

@@ -62,7 +62,9 @@ def test_money_settings_and_payouts_on_a_phone(browser, live_server, log_in, wai
 
         browser.get(f"{live_server.url}/events/{event.slug}/flights/{flight.pk}/payouts/")
         text = browser.find_element(By.TAG_NAME, "main").text
-        assert "HUF 40,000" in text  # 8 paid x 5000 (the reader's format; .text turns the NBSP into a space)
+        assert (
+            "HUF 40,000" in text
+        )  # 8 paid x 5000 (the reader's format; .text turns the NBSP into a space)
         assert "if the flight ended as it stands" in text
         _no_sideways_scroll(browser)
     finally:
