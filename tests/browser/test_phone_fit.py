@@ -136,6 +136,12 @@ PAGES: list[Page] = [
         label="big screen",
     ),
     Page("chouette:game-entry", (CHOUETTE,), lambda w: {"session_id": w.chouette.pk}),
+    Page(
+        "chouette:game-edit",
+        (CHOUETTE,),
+        lambda w: {"session_id": w.chouette.pk, "number": 1},
+        label="a typed game corrected",
+    ),
     Page("chouette:summary", (ANONYMOUS, CHOUETTE), lambda w: {"session_id": w.chouette.pk}),
     Page("chouette:player", (ANONYMOUS, CHOUETTE), lambda w: {"player_id": w.seated[0].pk}),
     # join from a phone (issue 19): typing the code, the QR code's page (a player of the
@@ -231,6 +237,7 @@ POST_ONLY: set[str] = {
     "tournaments:side-pool-create",
     "tournaments:side-pool-act",
     "chouette:seat-change",
+    "chouette:seating",
     "chouette:undo",
     "chouette:end",
     "chouette:play-start",

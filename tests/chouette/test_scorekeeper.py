@@ -241,7 +241,7 @@ def test_a_past_game_corrected_recomputes_the_later_games() -> None:
     assert new.corrects == old and new.place == old.place and new.data["kind"] == "gammon"
     assert session.seating == before_seating  # same rotation: same seating
     games = services.counted_game_events(session)
-    assert [g.pk for g in games][0] == new.pk and len(games) == 3
+    assert games[0].pk == new.pk and len(games) == 3
     # Every game sums to zero and the totals are those of the edited games typed fresh.
     for game in games:
         assert sum(game.lines.values_list("points", flat=True)) == 0
