@@ -33,7 +33,18 @@ class ChouetteSessionAdmin(ReadOnlyAdmin):
 
 @admin.register(ChouetteEvent)
 class ChouetteEventAdmin(ReadOnlyAdmin):
-    list_display = ["session", "seq", "kind", "undone", "created_at"]
+    #: A correction (issue 27) names the game it corrects and takes its place; a seating
+    #: set by hand is a seat change whose data holds the seating before and after.
+    list_display = [
+        "session",
+        "seq",
+        "place",
+        "kind",
+        "corrects",
+        "undone",
+        "created_by",
+        "created_at",
+    ]
     list_filter = ["kind", "undone"]
 
 
