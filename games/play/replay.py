@@ -245,7 +245,7 @@ def result_text(state: GameState, names: tuple[str, str]) -> str:
     if result is None:
         return ""
     return ngettext(
-        "%(name)s won %(points)d point.", "%(name)s won %(points)d points.", result.points
+        "%(name)s won %(points)s point.", "%(name)s won %(points)s points.", result.points
     ) % {"name": names[result.winner], "points": result.points}
 
 
