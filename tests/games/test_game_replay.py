@@ -59,7 +59,7 @@ def _act(call, game, player, **kw):
     return call(game_id=game.pk, player=player, expected_version=game.version, **kw)
 
 
-def test_a_game_with_a_take_and_a_resignation_declined_then_accepted(players):
+def test_a_game_with_a_take_and_a_resignation_declined_then_accepted(client, players):
     """Opening 3-1 for Anna; Bence doubles, Anna takes; Bence rolls and plays; Anna
     offers a gammon, Bence declines; Anna offers a single, Bence accepts."""
     a, b = players
@@ -107,9 +107,11 @@ def test_a_game_with_a_take_and_a_resignation_declined_then_accepted(players):
     # The last step is the stored state: the same replay as the audit's.
     assert steps[-1].state == state_from_dict(game.state) == game_replayed_state(game=game)
     assert steps[-1].seq == game.actions.order_by("-seq").first().seq
+    page = reverse("games:game-replay", args=[match.pk, 1])
+    assert "2 (owned by Anna)" in client.get(page + "?move=3").content.decode()
 
 
-def test_a_drop_and_the_crawford_game(players):
+def _two_drops(players):
     """Match to 3: Bence wins games 1 and 2 by drops (0-2), game 3 is the Crawford game."""
     a, b = players
     match = services.match_create(player1=a, player2=b, length=3)
@@ -121,6 +123,11 @@ def test_a_drop_and_the_crawford_game(players):
     _act(services.cube_offer, game2, b)
     game3 = _act(services.cube_drop, game2, a, dice=ScriptedDice([6, 1])).next_game
     assert game3.crawford
+    return match, game1, game2, game3
+
+
+def test_a_drop_and_the_crawford_game(players):
+    _, game1, game2, game3 = _two_drops(players)
 
     steps1 = replay.game_replay_steps(game=game1)
     assert [s.kind for s in steps1] == ["start", "play", "double", "drop"]
@@ -210,26 +217,21 @@ def test_the_replay_page_for_a_visitor(client, finished, django_assert_max_num_q
 
 
 def test_the_page_shows_the_cube_said_in_words_and_the_crawford_marker(client, players):
-    a, b = players
-    match = services.match_create(player1=a, player2=b, length=3)
-    game1 = services.match_start(match_id=match.pk, dice=ScriptedDice([3, 1]))
-    _play_first(game1, a)
-    _act(services.cube_offer, game1, b)
-    game2 = _act(services.cube_drop, game1, a, dice=ScriptedDice([5, 2])).next_game
-    _play_first(game2, a)
-    _act(services.cube_offer, game2, b)
-    _act(services.cube_take, game2, a)
+    match, *_ = _two_drops(players)
     url = reverse("games:game-replay", kwargs={"match_id": match.pk, "number": 1})
     html = client.get(url + "?move=2").content.decode()
-    assert "Bence doubles to 2." in html
+    assert "Bence doubles to 2." in html and "2, offered" in html
     html = client.get(url + "?move=last").content.decode()
     assert "Anna drops the double" in html and "Bence won 1 point." in html
-    url2 = reverse("games:game-replay", kwargs={"match_id": match.pk, "number": 2})
-    html = client.get(url2 + "?move=last").content.decode()
-    assert "owned by Anna" in html
+    assert "replay-crawford" not in html
+    url3 = reverse("games:game-replay", kwargs={"match_id": match.pk, "number": 3})
+    html = client.get(url3).content.decode()
+    assert 'data-testid="replay-crawford"' in html
+    assert "Anna 0 · Bence 2" in html  # the score before the Crawford game
     match_page = client.get(reverse("games:match", kwargs={"match_id": match.pk})).content.decode()
-    assert url in match_page and url2 in match_page  # every game's row links its replay
-    assert f"{url2}?move=last" in match_page  # the current game's moves so far
+    for number in (1, 2, 3):  # every game's row links its replay
+        assert reverse("games:game-replay", args=[match.pk, number]) + '"' in match_page
+    assert f"{url3}?move=last" in match_page  # the current game's moves so far
 
 
 def test_the_replay_page_in_hungarian_and_from_the_players_side(client, finished):
