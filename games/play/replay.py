@@ -21,6 +21,7 @@ A *step* is what changes what is shown:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -144,6 +145,9 @@ def _step(
 
 
 # ====================================================================== reads by address
+_MOVE = re.compile(r"-?[0-9]{1,9}")
+
+
 def replay_game_get(*, match_id: int, number: int) -> tuple[Match, Game]:
     """The match and its game ``number`` (1, 2, ...), for the replay page: 404
     ``match_not_found`` or ``game_not_found`` otherwise. Two queries (the match with its
@@ -164,7 +168,7 @@ def step_index(wanted: str | None, count: int) -> int | None:
         return 0
     if wanted == "last":
         return count - 1
-    if not wanted.lstrip("-").isdigit() or len(wanted) > 9:
+    if not _MOVE.fullmatch(wanted):  # ASCII digits only: int() would take "١٢", not "²"
         return None
     return min(max(int(wanted), 0), count - 1)
 

@@ -183,6 +183,7 @@ def test_the_move_asked_for(players):
     assert replay.step_index("abc", 10) is None
     assert replay.step_index("1e9", 10) is None
     assert replay.step_index("9" * 40, 10) is None
+    assert replay.step_index("²", 10) is None and replay.step_index("١٢", 10) is None
 
 
 # ---------------------------------------------------------------------------- the page
