@@ -45,6 +45,7 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/", play.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/actions/", play.GameActionsApi.as_view(), name="game-actions"),
+    path("games/<int:game_id>/replay/", play.GameReplayApi.as_view(), name="game-replay"),
     # notifications (the requester's)
     path("notifications/", notifications.NotificationListApi.as_view(), name="notification-list"),
     path(

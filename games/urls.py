@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.play import pages
+from games.play import pages, replay_pages
 from games.players import mine
 from games.players import pages as player_pages
 from games.ratings import pages as ratings_pages
@@ -31,6 +31,11 @@ urlpatterns = [
     path("matches/<int:match_id>/", pages.match_page, name="match"),
     path("matches/<int:match_id>/export.mat", pages.match_export_page, name="match-export"),
     path("matches/<int:match_id>/end/", pages.match_end_session_page, name="match-end"),
+    path(
+        "matches/<int:match_id>/replay/<int:number>/",
+        replay_pages.game_replay_page,
+        name="game-replay",
+    ),
     path("games/<int:game_id>/act/", pages.game_action_page, name="game-act"),
     path("games/<int:game_id>/board.svg", pages.game_board_page, name="game-board"),
     path("players/me/settings/", mine.my_settings_page, name="my-settings"),

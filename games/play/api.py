@@ -16,10 +16,11 @@ from rest_framework.views import APIView
 from games.api.common import error_responses, query_choice, request_player
 from games.errors import PermissionDenied, ValidationFailed
 from games.models import Game, Match, MatchInvitation, Player
-from games.play import alarms, invitations, selectors, services
+from games.play import alarms, invitations, replay, selectors, services
 from games.play.serializers import (
     ActionInput,
     GameActionOutput,
+    GameReplayOutput,
     GameStateOutput,
     InvitationOutput,
     MatchCreateInput,
@@ -339,3 +340,31 @@ class GameActionsApi(APIView):
         view["next_game"] = None if outcome.next_game is None else outcome.next_game.pk
         view["home"] = _home(me)  # as the request found it: the finishing switch comes after
         return Response(view)
+
+
+class GameReplayApi(APIView):
+    """Every step of a game, from its action log replayed by the engine (issue 27): the
+    starting position, each roll with its play, each cube action, resignation and
+    timeout, with the dice, the cube, the play in notation and the Position and Match
+    IDs after it. Any game anyone may see: played here, in a tournament or imported.
+    Two queries whatever the game's length."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: GameReplayOutput, **error_responses({404: "`game_not_found`."})})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        match = game.match
+        start = selectors.game_replay_start(game=game)
+        return Response(
+            {
+                "game": game.pk,
+                "match": match.pk,
+                "number": game.number,
+                "players": [match.player1.name, match.player2.name],
+                "score": list(start.match.score),
+                "match_length": match.length,
+                "crawford": start.match.crawford,
+                "steps": [replay.step_output(s) for s in replay.game_replay_steps(game=game)],
+            }
+        )

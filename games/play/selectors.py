@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -9,7 +10,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
 from games import wallclock
-from games.engine.actions import Action, apply_action, new_game_from_dicts, replay, state_from_dict
+from games.engine.actions import Action, apply_action, new_game_from_dicts, state_from_dict
 from games.engine.clock import ClockState
 from games.engine.errors import EngineError
 from games.engine.game import GameState
@@ -17,7 +18,7 @@ from games.engine.met import match_winning_chance_for
 from games.engine.notation import format_play
 from games.engine.position import position_id
 from games.errors import NotFound
-from games.models import Game, Match, MatchInvitation, Player
+from games.models import Game, GameAction, Match, MatchInvitation, Player
 from games.play.clock import clock_reading
 
 
@@ -233,13 +234,32 @@ def clock_view(game: Game, *, at: datetime | None = None) -> dict[str, Any] | No
     }
 
 
+def game_replay_start(*, game: Game) -> GameState:
+    """The state every replay of ``game`` starts from: a new game from the match's rules
+    and the score before this game (R14)."""
+    return new_game_from_dicts(game.match.rules, game.state["match"])
+
+
+def game_log_states(
+    *, game: Game, rows: Iterable[GameAction] | None = None
+) -> list[tuple[GameAction, GameState]]:
+    """Each row of the game's action log (``rows``, else read in one query) with the
+    engine state after it, rebuilt from the log alone through the engine: the one replay
+    that ``manage.py audit_games`` and the replay page (``games/play/replay.py``) share."""
+    state = game_replay_start(game=game)
+    found: list[tuple[GameAction, GameState]] = []
+    for row in game.actions.order_by("seq") if rows is None else rows:
+        state = apply_action(state, Action(row.kind, row.player_index, row.data))  # type: ignore[arg-type]
+        found.append((row, state))
+    return found
+
+
 def game_replayed_state(*, game: Game) -> GameState:
     """The game's state rebuilt from its action log alone (R14): a new game from the
     match's rules and the score before this game, then every logged action through the
     engine. Equal to the stored snapshot unless something wrote around the services."""
-    start = new_game_from_dicts(game.match.rules, game.state["match"])
-    log = [Action(a.kind, a.player_index, a.data) for a in game.actions.order_by("seq")]  # type: ignore[arg-type]
-    return replay(start, log)
+    states = game_log_states(game=game)
+    return states[-1][1] if states else game_replay_start(game=game)
 
 
 # ====================================================================== ratings (issue 8)

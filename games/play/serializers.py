@@ -217,3 +217,54 @@ class GameActionOutput(serializers.ModelSerializer):
         model = GameAction
         fields = ["seq", "kind", "player", "data", "created_at"]
         read_only_fields = fields
+
+
+class ReplayCubeOutput(serializers.Serializer):
+    value = serializers.IntegerField(
+        help_text="the cube's value; a double waiting: the value offered"
+    )
+    owner = serializers.IntegerField(allow_null=True, help_text="0 or 1; null: in the middle")
+    offered = serializers.BooleanField(help_text="a double waits for its answer")
+
+
+class ReplayResultOutput(serializers.Serializer):
+    winner = serializers.IntegerField()
+    kind = serializers.CharField()
+    points = serializers.IntegerField()
+    reason = serializers.CharField()
+
+
+class ReplayStepOutput(serializers.Serializer):
+    """One step of a game's replay (:mod:`games.play.replay`): what it did and the state
+    after it, rebuilt from the action log by the engine."""
+
+    index = serializers.IntegerField(help_text="0: the starting position")
+    seq = serializers.IntegerField(help_text="the log row (`seq`) the step ends with; 0: start")
+    action = serializers.CharField(
+        help_text="`start`, `play` (a roll and its play), `roll` (a roll alone: it could not "
+        "be played, or something else followed), or the log's kind: `double`, `take`, "
+        "`drop`, `beaver`, `resign`, `accept_resignation`, `decline_resignation`, "
+        "`choose_double`, `timeout`, `claim_timeout`"
+    )
+    player = serializers.IntegerField(allow_null=True, help_text="who acted (0 or 1)")
+    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    play = serializers.CharField(help_text="the play in notation; empty for other steps")
+    cube = ReplayCubeOutput()
+    position_id = serializers.CharField(help_text="GNU Backgammon Position ID after the step")
+    match_id = serializers.CharField(help_text="GNU Backgammon Match ID after the step")
+    turn = serializers.IntegerField()
+    pips = serializers.ListField(child=serializers.IntegerField())
+    result = ReplayResultOutput(allow_null=True)
+
+
+class GameReplayOutput(serializers.Serializer):
+    game = serializers.IntegerField()
+    match = serializers.IntegerField()
+    number = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField(), help_text="player 0, player 1")
+    score = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the match score before this game"
+    )
+    match_length = serializers.IntegerField(help_text="0: a money session")
+    crawford = serializers.BooleanField()
+    steps = ReplayStepOutput(many=True)

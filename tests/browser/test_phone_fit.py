@@ -88,6 +88,20 @@ PAGES: list[Page] = [
     Page("games:match-import", LOGGED_IN),
     Page("games:match", EVERYONE, lambda w: {"match_id": w.finished_match.pk}, label="finished"),
     Page("games:match", LOGGED_IN, lambda w: {"match_id": w.live_match.pk}, label="in play"),
+    Page(
+        "games:game-replay",
+        EVERYONE,
+        lambda w: {"match_id": w.finished_match.pk, "number": 1},
+        query="?move=last",
+        label="a finished game",
+    ),
+    Page(
+        "games:game-replay",
+        (PLAYER,),
+        lambda w: {"match_id": w.live_match.pk, "number": 1},
+        query="?move=1",
+        label="the game in play",
+    ),
     Page("games:player", EVERYONE, lambda w: {"player_id": w.player.pk}),
     Page(
         "games:head-to-head",

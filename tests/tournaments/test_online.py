@@ -52,3 +52,26 @@ def test_an_unrelated_match_finishing_touches_no_tournament(event):
     finish_by_resignation(match)
     assert match.status == Match.Status.FINISHED
     assert not TournamentMatch.objects.exists()
+
+
+def test_an_online_tournament_match_is_replayed_like_any_other(event, director, client):
+    """Issue 27: its games are replayed from their log, on the page and in the API."""
+    from django.urls import reverse
+
+    from games.play import replay
+
+    players = rated_players(2, with_login=True)
+    flight = flight_with(event, players, match_length=3)
+    flight_draw(flight_id=flight.pk, by=director)
+    final = TournamentMatch.objects.get(flight=flight, slot_key="M1-1")
+    online = match_start_online(match_id=final.pk, by=players[0].user)
+    finish_by_resignation(online, kind="backgammon")
+    game = online.games.get(number=1)
+    steps = replay.game_replay_steps(game=game)
+    assert [s.kind for s in steps][-2:] == ["resign", "accept_resignation"]
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("games:game-replay", args=[online.pk, 1]) + "?move=last")
+    assert page.status_code == 200
+    assert "accepts the resignation" in page.content.decode()
+    api = client.get(reverse("games-api:game-replay", args=[game.pk])).json()
+    assert api["steps"][-1]["result"]["points"] == 3
