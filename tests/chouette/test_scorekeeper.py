@@ -516,3 +516,71 @@ def test_the_summary_and_the_scoreboard_in_both_languages(client) -> None:
     assert "HUF\u00a010,500 a point" in client.get(_url("scoreboard", session_id=session.pk)).text
     listed = client.get(_url("session-list")).text
     assert "HUF\u00a010,500" in listed
+
+
+# ====================================================================== the pure rules
+def _entry(seating: rules.Seating, winner: str, kind: str) -> rules.GameEntry:
+    return rules.GameEntry.from_dict(
+        {
+            "box": seating.box,
+            "captain": seating.captain,
+            "members": [{"player": p, "cube": 1, "fate": "took"} for p in seating.line],
+            "winner": winner,
+            "kind": kind,
+        }
+    )
+
+
+def test_reseat_and_seating_for_roles_in_the_pure_rules() -> None:
+    seating = rules.Seating(box="a", line=("b", "c", "d"), out=("e",))
+    assert rules.reseat(seating, "d", ("c", "b", "a")) == rules.Seating(
+        "d", ("c", "b", "a"), ("e",)
+    )
+    for box, line, code in (
+        ("d", ("c", "b"), "reseat_players_differ"),
+        ("d", ("c", "b", "a", "e"), "reseat_players_differ"),
+        ("d", ("c", "c", "a"), "duplicate_player"),
+        ("d", (), "too_few_players"),
+    ):
+        with pytest.raises(rules.ChouetteError) as exc:
+            rules.reseat(seating, box, line)
+        assert exc.value.code == code
+    # Roles chosen: the others keep their order, the old box after them.
+    assert rules.seating_for_roles(seating, "c", "d") == rules.Seating("c", ("d", "b", "a"), ("e",))
+    assert rules.seating_for_roles(seating, "c", "d", "b") == rules.Seating(
+        "c", ("d", "a", "b"), ("e",)
+    )
+    change = rules.Reseat(box="d", line=("c", "b", "a"), before=seating)
+    assert rules.Reseat.from_dict(change.to_dict()) == change
+
+
+@settings(max_examples=60, deadline=None)
+@given(games=st.lists(st.tuples(WINS, KINDS), min_size=1, max_size=8), data=st.data())
+def test_replace_equals_the_replay_of_the_edited_games(games, data) -> None:
+    """Pure: a correction that keeps the winner equals the edited games replayed; one
+    that changes it is the replay, or refused naming the first later game that no
+    longer fits."""
+    profile = rules.CLASSIC
+    start = rules.Seating(box=1, line=(2, 3, 4))
+    ledger = rules.Ledger.new(profile, start)
+    for winner, kind in games:
+        ledger = ledger.apply(_entry(ledger.seating, winner, kind))
+    number = data.draw(st.integers(1, len(games)))
+    winner, kind = data.draw(WINS), data.draw(KINDS)
+    before = ledger.rows[number - 1].seating_before
+    corrected = _entry(before, winner, kind)
+    events = list(ledger.events)
+    events[number - 1] = corrected
+    try:
+        expected = rules.Ledger.replay(profile, start, events)
+    except rules.ChouetteError:
+        expected = None
+    if expected is None:
+        with pytest.raises(rules.ChouetteError) as exc:
+            ledger.replace(number, corrected)
+        assert exc.value.code == "edit_breaks_later_game" and exc.value.game > number
+    else:
+        assert ledger.replace(number, corrected) == expected
+        assert sum(t for _p, t in expected.totals) == 0
+    if winner == games[number - 1][0]:
+        assert expected is not None  # the same rotation never breaks a later game
