@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 
@@ -347,6 +348,8 @@ def test_a_settlement_and_an_extra_online_go_to_the_ledger(settings):
     cast = players(FOUR)
     session = session_with(cast, rolls=FOUR_ROLLS)
     session.online_clock = {"delay_ms": 600_000, "reserve_ms": 60_000}  # R12, 11 min a turn
+    session.stake_per_point = Decimal("500")
+    session.currency = "HUF"
     session.save()
     game = services.online_game_start(
         session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6])
@@ -384,10 +387,10 @@ def test_a_settlement_and_an_extra_online_go_to_the_ledger(settings):
     assert _table(game).cube_of(cast["Dee"].pk).pending == "settlement_offered"
     page = Client()
     page.force_login(cast["Dee"].user)
-    assert (
-        "offers to let you leave the game for 1 point"
-        in page.get(f"/chouette/{session.pk}/play/").content.decode()
-    )
+    # Who pays whom, in points and money; the countdown states the default applied.
+    html = page.get(f"/chouette/{session.pk}/play/").content.decode()
+    assert "Bob (box) offers to let you leave this game: you pay Bob 1 point (500 HUF)" in html
+    assert "then by default Dee: the settlement refused." in html
     services.online_game_act(
         game_id=game.pk,
         by=cast["Dee"].user,
