@@ -33,7 +33,7 @@ and again by PostgreSQL at commit (migration ``0002_zero_sum_trigger``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
@@ -677,6 +677,18 @@ def may_set_proxy(user: Any, session: ChouetteSession, player_id: int) -> bool:
     return own is not None and own.pk == player_id
 
 
+#: Called as ``hook(session=...)`` in the transaction of a proxy named or cleared, the
+#: session locked: online play (which builds on this module) takes the player away or
+#: back in the game being played (chouette.apps registers
+#: :func:`chouette.online.services.online_presence_changed`).
+_PRESENCE_HOOKS: list[Callable[..., None]] = []
+
+
+def register_presence_hook(hook: Callable[..., None]) -> None:
+    if hook not in _PRESENCE_HOOKS:
+        _PRESENCE_HOOKS.append(hook)
+
+
 #: Who may name a player's proxy, as the refusal says it.
 NOT_YOUR_PROXY = gettext_lazy(
     "Only the player themself, the club's scorekeeper and staff may name their proxy."
@@ -726,9 +738,8 @@ def participant_proxy_set(
         row.save(update_fields=["proxy"])
         session.version += 1
         session.save(update_fields=["version"])
-        from chouette.online.services import online_presence_changed  # online builds on this
-
-        online_presence_changed(session=session)
+        for hook in _PRESENCE_HOOKS:
+            hook(session=session)
         live.session_changed(session.pk)
     return row
 
