@@ -19,6 +19,14 @@ in one order and never deadlock; an action made against a version that moved is 
   (``chouette.sweep_online_alarms``) acts on them through :func:`online_game_alarm`,
   which is safe to run twice (a moved version is "stale"), and every read and write of a
   game acts first on an alarm already due, so nobody sees a decision open past its time.
+* **Away** (docs/rules.md R13, "Played online"): a player who named a proxy has left
+  the table; every step rebuilds the table with the session's away players
+  (:meth:`Table.with_away`), so the next member at the table moves for the team, and a
+  proxy named or cleared mid-game reaches the game at once
+  (:func:`online_presence_changed`, a log row ``away``). A side nobody at the table moves
+  for has a window too (:func:`chouette.online.selectors.window_deadline`) and forfeits
+  when it runs out (a log row ``forfeit``); every timeout's row names its rule and what
+  it decided (``defaults``: the answers given; ``flag``; ``forfeit``).
 * When the game ends, its entry goes to
   :func:`chouette.services.game_record_locked` in the same transaction: the same
   settlement, zero-sum check and ledger as a game typed in; undo works on it as on any.
