@@ -4,7 +4,7 @@ Five players on phones (390 px) over the real ASGI server and the real Redis cha
 layer: Bob has the box, Ann is the captain, then Cy, Dee and Eve. Cy has left the table
 (he named Dee his proxy) and has no browser. The box doubles before its first roll; Ann
 (the captain) drops, Dee takes for himself and, as Cy's proxy, for Cy; Eve does not
-answer, and the session's short decision window (6 s) runs out on every phone: her
+answer, and the session's short decision window (12 s) runs out on every phone: her
 default (take) is applied and the log names it. The captain is out and the next member
 (Cy) is away, so Dee, the next at the table, moves for the team: every roll and play of
 the game is a click in Bob's and Dee's phones, until the game ends and the ledger has
@@ -29,6 +29,7 @@ from tests.browser.test_chouette_online import (
     WebDriverWait,
     _act,
     _all_show,
+    _click,
     _current,
     _js,
     _play_until,
@@ -40,7 +41,7 @@ from tests.chouette.factories import players
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WINDOW = 6  # seconds: the session's decision window, short so one runs out here
+WINDOW = 12  # seconds: the session's decision window, short so one runs out here
 
 
 def _moves(driver) -> list[str]:
@@ -92,6 +93,26 @@ def _game(bob_d, ann_d, dee_d, eve_d, *, server, monkeypatch) -> None:
 
     faces = script_dice((2, 6), ((6, 6),), ((6, 6), (5, 5)), members=4)  # the box wins
     game_id = _start(drivers, session.pk, "Ann", faces, monkeypatch)
+    # The team's chat sits right under the board's panel, closed on a phone, with a badge
+    # counting the lines not seen yet: Ann writes, Dee's badge says 1 until he opens it.
+    _js(ann_d, "document.getElementById('team-text').value = 'Double him next turn';")
+    _click(ann_d, "button[data-action=say]")
+    WebDriverWait(dee_d, WAIT).until(
+        lambda d: _text_of(d, "[data-chat-badge]:not([hidden]) [data-count]") == "1",
+        "no badge of one new line on Dee's phone",
+    )
+    chat_top = _js(
+        dee_d,
+        "return document.getElementById('team-chat').getBoundingClientRect().top"
+        " - document.querySelector('.play').getBoundingClientRect().bottom;",
+    )
+    assert 0 <= chat_top < 100, chat_top  # right under the board and its panel
+    _click(dee_d, "#team-chat summary")
+    WebDriverWait(dee_d, WAIT).until(
+        lambda d: _js(d, "return document.querySelector('[data-chat-badge]').hidden;")
+    )
+    assert "Double him next turn" in _text_of(dee_d, "#team-chat")
+    assert not _js(bob_d, "return !!document.getElementById('team-chat');")
     _play_until(drivers, names, game_id, lambda t: t.board.turn == 0 and t.board.phase == "roll")
     _act(drivers, names, game_id, "button[data-action=box_double]", ids["Bob"])
     _all_show(drivers, game_id)
