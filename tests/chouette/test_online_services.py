@@ -244,6 +244,25 @@ def test_team_double_needs_every_consent_then_the_box_drops():
             expected_version=game.version,
         )
     game.refresh_from_db()
+    # One decision for the box (one answer turns every cube), said once to everybody,
+    # with the default its countdown states.
+    from django.test import Client
+
+    from tests.factories import api_client
+
+    box_page = Client()
+    box_page.cookies["django_language"] = "en"
+    box_page.force_login(cast["Bob"].user)
+    html = box_page.get(f"/chouette/{session.pk}/play/").content.decode()
+    assert html.count('<form method="post" action="/chouette/play/') >= 1
+    assert html.count('class="decision"') == 1, html
+    assert "The team (Ann, Cy, Dee) doubles you to 2: take or drop? One answer for all." in html
+    assert "then by default Bob (box): take the team&#x27;s double." in html
+    assert html.count('class="waiting-for"') == 1
+    mine = api_client(cast["Bob"].user).get(f"/api/v1/chouette/online-games/{game.pk}/").json()
+    team = [cast[n].pk for n in ("Ann", "Cy", "Dee")]
+    assert [d["members"] for d in mine["actions"]["decisions"]] == [team]
+    assert [d["members"] for d in mine["decisions"]] == [team]
     services.online_game_act(
         game_id=game.pk,
         by=cast["Bob"].user,
@@ -639,3 +658,61 @@ def test_a_flag_is_named_in_the_log(settings):
     assert log[-1]["kind"] == "flag"
     assert log[-1]["text"] == "ran out of time on the move clock (R12): the team loses a gammon."
     assert log[-1]["actor_name"] == "Ann"
+
+
+@pytest.mark.parametrize("kind", ["consent", "box_doubled", "member_doubled", "settlement_offered"])
+def test_the_countdown_states_the_default_the_window_applies(kind, settings):
+    """What the countdown under a decision says is what the log says was applied."""
+    import re
+
+    from django.test import Client
+
+    settings.LANGUAGE_CODE = "en"
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    session.decision_seconds = 30
+    session.decision_default = "drop"
+    session.save()
+    game = services.online_game_start(
+        session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6, 3, 1])
+    )
+    now = wallclock.now()
+    if kind in ("consent", "member_doubled"):  # the team's turn, before its roll
+        game = online_play_first(game, cast["Ann"].user)
+        game = online_act(game, cast["Bob"].user, "roll", dice=ScriptedDice([3, 1]))
+        game = online_play_first(game, cast["Bob"].user)
+        game = online_act(game, cast["Cy"].user, "propose_double", at=now)
+        if kind == "member_doubled":
+            for name in ("Ann", "Dee"):
+                game = online_act(game, cast[name].user, "consent", answer="yes", at=now)
+    else:  # the box's turn, before its roll
+        game = online_play_first(game, cast["Ann"].user)
+        if kind == "box_doubled":
+            game = online_act(game, cast["Bob"].user, "box_double", at=now)
+            game = online_act(game, cast["Cy"].user, "answer", answer="take", at=now)
+        else:
+            game = online_act(
+                game,
+                cast["Bob"].user,
+                "offer_settlement",
+                member=cast["Dee"].pk,
+                points=-1,
+                at=now,
+            )
+    assert kind in {d.kind for d in _table(game).decisions}
+    page = Client()
+    page.force_login(cast["Ann"].user)
+    html = page.get(f"/chouette/{session.pk}/play/").content.decode()
+    stated = re.search(r"s to answer; then by default (.*?)\.</p>", html, re.S).group(1)
+    assert services.online_game_alarm(game_id=game.pk, at=now + timedelta(seconds=31)) == (
+        "defaults"
+    )
+    log = page.get(f"/chouette/{session.pk}/play/").content.decode()
+    assert f"The time to answer ran out (30 s); by default: {stated}." in log
+    expected = {
+        "consent": "Ann: no to the team double",
+        "box_doubled": "Ann: drop; Dee: drop",
+        "member_doubled": "Bob (box): drop the team&#x27;s double",
+        "settlement_offered": "Dee: the settlement refused",
+    }[kind]
+    assert stated == expected
