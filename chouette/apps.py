@@ -22,7 +22,12 @@ class ChouetteConfig(AppConfig):
         from games.clocks.sweep import register_inprocess_sweep
 
         # The one-command local run has no beat: its sweeper thread sweeps these too.
-        register_inprocess_sweep(import_module("chouette.online.services").online_sweep_alarms)
+        online = import_module("chouette.online.services")
+        register_inprocess_sweep(online.online_sweep_alarms)
+        # A proxy named or cleared: the game being played takes the player away or back.
+        from .services import register_presence_hook
+
+        register_presence_hook(online.online_presence_changed)
 
         # The player page (games) shows a player's chouette totals per session.
         register_player_section(

@@ -71,6 +71,9 @@ JOIN_CODE_LENGTH = 6
 DEFAULT_DECISION_SECONDS = 30
 #: The longest window a session may set (a decision is a decision, not a coffee break).
 MAX_DECISION_SECONDS = 600
+#: The wait when nobody at the table can act and the session has no decision window
+#: (0): a decision nobody present answers, a side nobody present moves for (R13 online).
+AWAY_WINDOW_SECONDS = 120
 
 
 def new_join_code() -> str:
@@ -347,7 +350,8 @@ class ChouetteOnlineGame(models.Model):
     clock = models.JSONField(_("clock"), null=True, blank=True)
     #: When something is due: a decision's window ends or a move clock flags.
     alarm_at = models.DateTimeField(_("due at"), null=True, blank=True)
-    #: When the open cube decisions were first asked (their window runs from here).
+    #: When the open cube decisions were first asked, or when the side on roll was left
+    #: with nobody at the table to move for it (the window runs from here).
     decisions_since = models.DateTimeField(_("decisions asked"), null=True, blank=True)
     event = models.OneToOneField(
         ChouetteEvent,

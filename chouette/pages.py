@@ -452,6 +452,12 @@ def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
         for c in board.changes
     ]
     if can_write and session.is_open:
+        # Only the player themself, the scorekeeper and staff name a proxy (R13 online).
+        context["proxy_seats"] = [
+            row
+            for row in context["seats"]
+            if services.may_set_proxy(request.user, session, row["seat"].player_id)
+        ]
         in_session = set(board.names)
         context["newcomers"] = Player.objects.filter(is_active=True).exclude(pk__in=in_session)
         context["split"] = _split_context(board)

@@ -33,7 +33,7 @@ and again by PostgreSQL at commit (migration ``0002_zero_sum_trigger``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
@@ -721,11 +721,32 @@ def _player_id(value: Any) -> int:
 
 
 def may_set_proxy(user: Any, session: ChouetteSession, player_id: int) -> bool:
-    """The player themself (their login), and the session's writers."""
+    """The player themself (their login), the club's scorekeeper and staff: nobody
+    else names a proxy for a player (not the box, not another member)."""
     if not _is_authenticated(user):
         return False
+    if _keeps_any_score(user):
+        return True
     own = Player.of_user(user)
-    return (own is not None and own.pk == player_id) or may_write(user, session)
+    return own is not None and own.pk == player_id
+
+
+#: Called as ``hook(session=...)`` in the transaction of a proxy named or cleared, the
+#: session locked: online play (which builds on this module) takes the player away or
+#: back in the game being played (chouette.apps registers
+#: :func:`chouette.online.services.online_presence_changed`).
+_PRESENCE_HOOKS: list[Callable[..., None]] = []
+
+
+def register_presence_hook(hook: Callable[..., None]) -> None:
+    if hook not in _PRESENCE_HOOKS:
+        _PRESENCE_HOOKS.append(hook)
+
+
+#: Who may name a player's proxy, as the refusal says it.
+NOT_YOUR_PROXY = gettext_lazy(
+    "Only the player themself, the club's scorekeeper and staff may name their proxy."
+)
 
 
 def participant_proxy_set(
@@ -742,9 +763,12 @@ def participant_proxy_set(
     ``proxy_self``), not in the session (400 ``proxy_not_in_session``) or chained (409
     ``proxy_chained``: the proxy is away too, or the player answers for someone); a
     player not in the session is 400 ``not_a_participant``. Who may: the player
-    themself and the session's writers (403 ``not_in_session``). The ledger is untouched
-    (no event: a proxy changes who decides, not the score), but the version is bumped
-    and the scoreboards redraw, as for every write. Returns the participant."""
+    themself, the club's scorekeeper and staff (403 ``proxy_not_yours``; a user who is
+    none of the session's writers, 403 ``not_in_session``). The ledger is untouched (no
+    event: a proxy changes who decides, not the score), but the version is bumped and the
+    scoreboards redraw, as for every write. A player who names a proxy is away from the
+    table: the game being played online takes it at once
+    (:func:`chouette.online.services.online_presence_changed`). Returns the participant."""
     player_id = _player_id(player_id)
     proxy_id = None if proxy_id is None else _player_id(proxy_id)
     with transaction.atomic():
@@ -752,7 +776,9 @@ def participant_proxy_set(
         if not _is_authenticated(by):
             raise PermissionDenied("not_logged_in", _("Log in to do this."))
         if not may_set_proxy(by, session, player_id):
-            raise PermissionDenied("not_in_session", NOT_IN_SESSION)
+            if not may_write(by, session):
+                raise PermissionDenied("not_in_session", NOT_IN_SESSION)
+            raise PermissionDenied("proxy_not_yours", NOT_YOUR_PROXY)
         _check_open(session)
         _check_version(session, expected_version)
         rows = {row.player_id: row for row in session.participants.all()}
@@ -766,6 +792,8 @@ def participant_proxy_set(
         row.save(update_fields=["proxy"])
         session.version += 1
         session.save(update_fields=["version"])
+        for hook in _PRESENCE_HOOKS:
+            hook(session=session)
         live.session_changed(session.pk)
     return row
 

@@ -59,6 +59,11 @@ class OnlineMemberOutput(serializers.Serializer):
     consented = serializers.BooleanField()
     beavers = serializers.IntegerField()
     raccoons = serializers.IntegerField()
+    away = serializers.BooleanField(
+        help_text="Away from the table (named a proxy): never made the mover; the proxy "
+        "answers the cube decisions."
+    )
+    proxy_name = serializers.CharField(allow_null=True, help_text="The proxy of a member away.")
 
 
 class OnlineDecisionOutput(serializers.Serializer):
@@ -68,7 +73,15 @@ class OnlineDecisionOutput(serializers.Serializer):
     member_name = serializers.CharField()
     kind = serializers.ChoiceField(choices=list(PENDING_KINDS))
     answers = serializers.ListField(child=serializers.ChoiceField(choices=list(ANSWERS)))
-    offered = serializers.IntegerField(help_text="The cube value the double offers.")
+    offered = serializers.IntegerField(
+        help_text="The cube value the double offers; for a settlement, the points offered "
+        "(+: the box pays the member)."
+    )
+    members = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The members it is about: one, or in classic every member of the team's "
+        "double (the box answers it once).",
+    )
 
 
 class OnlinePlayOutput(serializers.Serializer):
@@ -90,6 +103,7 @@ class OnlineMyDecisionOutput(serializers.Serializer):
     as_player = serializers.IntegerField(
         required=False, help_text="Answered as this member's proxy: send it as as_player."
     )
+    members = serializers.ListField(child=serializers.IntegerField(), required=False)
 
 
 class OnlineActionsOutput(serializers.Serializer):
@@ -124,6 +138,36 @@ class OnlineResultOutput(serializers.Serializer):
     points = OnlinePointsOutput(many=True)
 
 
+class OnlineWindowOutput(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["decision", "away"],
+        help_text="decision: the open cube decisions take their defaults; away: nobody at "
+        "the table moves for the side on roll, which then forfeits (a gammon).",
+    )
+    seconds = serializers.IntegerField(allow_null=True)
+    defaults = serializers.ListField(
+        child=serializers.ListField(),
+        required=False,
+        help_text="[decider, member, kind, answer]: exactly what the window's end applies.",
+    )
+    side = serializers.ChoiceField(choices=["box", "team"], required=False, allow_null=True)
+
+
+class OnlineLogOutput(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField(
+        help_text="The action (roll, play, answer...), or a timeout: defaults (the "
+        "decision window), flag (the move clock), forfeit (the away window); away (a "
+        "player left or came back)."
+    )
+    actor = serializers.IntegerField(allow_null=True)
+    actor_name = serializers.CharField()
+    by_name = serializers.CharField(help_text="Pressed by this proxy.")
+    data = serializers.DictField()
+    text = serializers.CharField(help_text="The row in words, in the request's language.")
+    at = serializers.DateTimeField()
+
+
 class OnlineGameOutput(serializers.Serializer):
     id = serializers.IntegerField()
     session = serializers.IntegerField()
@@ -148,12 +192,18 @@ class OnlineGameOutput(serializers.Serializer):
     decision_deadline = serializers.DateTimeField(allow_null=True)
     decision_default = serializers.ChoiceField(choices=["take", "drop"])
     decision_ms_left = serializers.IntegerField(allow_null=True)
+    window = OnlineWindowOutput(allow_null=True)
+    away = serializers.ListField(child=serializers.IntegerField())
+    unmanned = serializers.ChoiceField(choices=["box", "team"], allow_null=True)
     clock = OnlineClockOutput(allow_null=True)
     viewer = serializers.IntegerField(allow_null=True)
     viewer_role = serializers.ChoiceField(choices=["box", "partner", "member", "out", "spectator"])
     in_team = serializers.BooleanField()
     actions = OnlineActionsOutput()
     result = OnlineResultOutput(allow_null=True)
+    log = OnlineLogOutput(
+        many=True, help_text="The newest rows of the game's log, oldest first, in words."
+    )
 
 
 class OnlineStartInput(serializers.Serializer):
@@ -218,6 +268,7 @@ def _viewer(request: Request) -> int | None:
 def _game_response(request: Request, game_id: int, code: int = status.HTTP_200_OK) -> Response:
     game = selectors.online_game_get(game_id=game_id)
     view = selectors.online_game_view(game, viewer=_viewer(request))
+    view["log"] = selectors.online_moves(game)
     return Response(OnlineGameOutput(view).data, status=code)
 
 

@@ -27,7 +27,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from chouette import live as session_live
@@ -35,6 +35,8 @@ from chouette import services as chouette_services
 from chouette.models import MAX_DECISION_SECONDS, ChouetteOnlineGame, ChouetteSession
 from chouette.online import live, selectors, services
 from chouette.online.table import BOX, TEAM, Table
+from chouette.online.texts import ANSWER_LABELS, SIDE_LABELS, defaults_text, settlement_text
+from chouette.stored import stake_of
 from games.engine.notation import format_play
 from games.engine.position import position_id
 from games.models import Player
@@ -50,17 +52,6 @@ DECISION_LABELS = {
     "member_beavered": gettext_lazy("beavered the box's double"),
     "box_beavered": gettext_lazy("the box beavered"),
     "settlement_offered": gettext_lazy("the box offers a settlement"),
-}
-ANSWER_LABELS = {
-    "yes": gettext_lazy("Yes, double"),
-    "no": gettext_lazy("No"),
-    "take": gettext_lazy("Take"),
-    "drop": gettext_lazy("Drop"),
-    "beaver": gettext_lazy("Beaver"),
-    "raccoon": gettext_lazy("Raccoon"),
-    "no_raccoon": gettext_lazy("No raccoon"),
-    "accept": gettext_lazy("Accept"),
-    "refuse": gettext_lazy("Refuse"),
 }
 FATE_LABELS = {
     "in": gettext_lazy("in the game"),
@@ -134,57 +125,6 @@ def _board_svg(table: Table, viewer_side: int, home: str, number: int) -> str:
     )
 
 
-def _move_text(row: dict[str, Any], names: dict[int, str]) -> str:
-    data = row["data"]
-    kind = row["kind"]
-    if kind == "opening_roll":
-        box, team = data["rolls"][-1]
-        return _("Opening roll: the box %(box)d, the team %(team)d.") % {"box": box, "team": team}
-    if kind == "roll":
-        return _("rolled %(d1)d-%(d2)d") % {"d1": data["dice"][0], "d2": data["dice"][1]}
-    if kind == "play":
-        return _("played %(play)s") % {"play": data.get("play", "")}
-    if kind == "box_double":
-        who = ", ".join(names.get(p, "?") for p in data.get("members", []))
-        return _("doubled %(who)s") % {"who": who}
-    if kind == "propose_double":
-        return _("proposed a team double")
-    if kind == "consent":
-        return _("agreed to the team double") if data.get("answer") == "yes" else _("refused it")
-    if kind == "double":
-        return _("doubled the box")
-    if kind == "answer":
-        label = ANSWER_LABELS.get(data.get("answer", ""), data.get("answer", ""))
-        member = data.get("member")
-        if member is not None and member != row["actor"]:
-            return _("%(answer)s for %(member)s") % {
-                "answer": label,
-                "member": names.get(member, "?"),
-            }
-        return str(label)
-    if kind == "defaults":
-        return _("Time ran out: the open decisions took their defaults.")
-    if kind == "flag":
-        return _("ran out of time (R12): the game is lost, a gammon.")
-    if kind == "abandon":
-        return _("abandoned the game")
-    if kind == "offer_settlement":
-        return _("offered %(member)s a settlement of %(points)+d") % {
-            "member": names.get(data.get("member"), "?"),
-            "points": data.get("points", 0),
-        }
-    if kind == "offer_extra":
-        return _("offered %(other)s an extra at %(stake)d") % {
-            "other": names.get(data.get("other"), "?"),
-            "stake": data.get("stake", 0),
-        }
-    if kind == "answer_extra":
-        return _("accepted the extra") if data.get("answer") == "accept" else _("refused the extra")
-    if kind == "choose_double":
-        return _("chose the double %(value)s") % {"value": data.get("value")}
-    return kind
-
-
 def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
     """The table (see the module docstring)."""
     session = ChouetteSession.objects.filter(pk=session_id).first()
@@ -222,10 +162,8 @@ def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
             names[view["partner"]["player"]] = view["partner"]["name"]
         viewer_side = BOX if view["viewer_role"] in ("box", "partner") else TEAM
         home = request.GET.get("home") or (me.board_orientation if me else "right")
-        _label(view, table)
+        _label(view, table, stake_of(session))
         moves = selectors.online_moves(game)
-        for row in moves:
-            row["text"] = _move_text(row, names)
         context.update(
             {
                 "view": view,
@@ -264,7 +202,7 @@ def _mmss(ms: int | None) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _question(d: dict[str, Any], view: dict[str, Any]) -> str:
+def _question(d: dict[str, Any], view: dict[str, Any], stake: Any) -> str:
     box = view["box"]["name"]
     offered = d.get("offered", 0)
     if d["kind"] == "consent":
@@ -277,29 +215,47 @@ def _question(d: dict[str, Any], view: dict[str, Any]) -> str:
             "member": d["member_name"],
             "cube": offered,
         }
+    if d["kind"] == "member_doubled" and view["profile"] == "classic":
+        names = {m["player"]: m["name"] for m in view["members"]}
+        return _(
+            "The team (%(members)s) doubles you to %(cube)d: take or drop? One answer for all."
+        ) % {
+            "members": ", ".join(names.get(m, "?") for m in d.get("members", [d["member"]])),
+            "cube": offered,
+        }
     if d["kind"] == "member_doubled":
         return _("%(member)s doubles you to %(cube)d: take or drop?") % {
             "member": d["member_name"],
             "cube": offered,
         }
     if d["kind"] == "settlement_offered":
-        if offered >= 0:
-            return ngettext(
-                "%(box)s offers to pay you %(points)d point and you leave the game: accept?",
-                "%(box)s offers to pay you %(points)d points and you leave the game: accept?",
-                offered,
-            ) % {"box": box, "points": offered}
-        return ngettext(
-            "%(box)s offers to let you leave the game for %(points)d point: accept?",
-            "%(box)s offers to let you leave the game for %(points)d points: accept?",
-            -offered,
-        ) % {"box": box, "points": -offered}
+        who_pays = settlement_text(
+            offered,
+            box=box,
+            member=d["member_name"],
+            stake=stake,
+            you=not d.get("as_player"),
+        )
+        if d.get("as_player"):
+            return _(
+                "%(box)s (box) offers to let %(member)s leave this game: %(who_pays)s. Accept?"
+            ) % {
+                "box": box,
+                "member": d["member_name"],
+                "who_pays": who_pays,
+            }
+        return _("%(box)s (box) offers to let you leave this game: %(who_pays)s. Accept?") % {
+            "box": box,
+            "who_pays": who_pays,
+        }
     return _("%(member)s's cube is beavered: raccoon?") % {"member": d["member_name"]}
 
 
-def _label(view: dict[str, Any], table: Table) -> None:
+def _label(view: dict[str, Any], table: Table, stake: Any = None) -> None:
     """The words the template shows, computed once (a template has no dictionary
     lookup by a variable)."""
+    names = {m["player"]: m["name"] for m in view["members"]}
+    names[view["box"]["player"]] = view["box"]["name"]
     for m in view["members"]:
         m["fate_label"] = FATE_LABELS[m["fate"]]
         pending = m["pending"]
@@ -307,13 +263,18 @@ def _label(view: dict[str, Any], table: Table) -> None:
             m["pending_label"] = _("agreed")
         elif pending is not None:
             m["pending_label"] = DECISION_LABELS[pending]
+    for d in view["decisions"]:
+        if d["kind"] == "member_doubled" and view["profile"] == "classic":
+            d["about"] = _("the team's double")
+        elif d["decider"] != d["member"]:
+            d["about"] = d["member_name"]
     offered = {d["member"]: d["offered"] for d in view["decisions"]}
     actions = view["actions"]
     decisions = [*actions.get("decisions", []), *actions.get("proxy_decisions", [])]
     for d in decisions:
         d["offered"] = offered.get(d["member"], 0)
-        d["question"] = _question(d, view)
-        if d.get("as_player"):
+        d["question"] = _question(d, view, stake)
+        if d.get("as_player") and d["kind"] != "settlement_offered":
             d["question"] = _("For %(member)s (you are their proxy): %(question)s") % {
                 "member": d["member_name"],
                 "question": d["question"],
@@ -322,12 +283,7 @@ def _label(view: dict[str, Any], table: Table) -> None:
     actions["all_decisions"] = decisions
     if view["decision_ms_left"] is not None:
         view["decision_seconds_left"] = (view["decision_ms_left"] + 999) // 1000
-        default = view.get("decision_default", "take")
-        view["default_label"] = (
-            _("a consent counts as no, a double as taken")
-            if default == "take"
-            else _("a consent counts as no, a double as dropped")
-        )
+        view["default_label"] = window_text(view["window"], names, classic=table.classic)
     if view["result"]:
         view["result"]["kind_label"] = KIND_LABELS.get(view["result"]["kind"] or "", "")
     clock = view["clock"]
@@ -344,12 +300,32 @@ def _label(view: dict[str, Any], table: Table) -> None:
             }
             for side, label in (("box", _("box")), ("team", _("team")))
         ]
+    if view["unmanned"]:
+        view["unmanned_label"] = (
+            _("Nobody at the table may move for the box (away).")
+            if view["unmanned"] == "box"
+            else _("Nobody of the team still in this game is at the table.")
+        )
     board = table.board
     if view["in_team"] and board.phase == "move" and board.turn == TEAM:
         view["team_plays"] = [
             {"position_id": position_id(p.result), "play": format_play(p)}
             for p in board.legal_plays()
         ]
+
+
+def window_text(window: dict[str, Any] | None, names: dict[int, str], *, classic: bool) -> str:
+    """What the end of the present window decides, as the countdown says it: the same
+    answers :meth:`Table.defaults_applied` will give (so the text and what is applied
+    can't differ), or the side that forfeits."""
+    if not window:
+        return ""
+    if window["kind"] == "decision":
+        return _("by default %(what)s") % {
+            "what": defaults_text(window["defaults"], names, classic=classic)
+        }
+    side = SIDE_LABELS.get(window["side"] or "", "")
+    return _("%(side)s forfeits the game (a gammon)") % {"side": side}
 
 
 def _version(request: HttpRequest) -> int | None:

@@ -12,8 +12,15 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from chouette import selectors as chouette_selectors
-from chouette.models import ChouetteOnlineAction, ChouetteOnlineGame, ChouetteSession
+from chouette.models import (
+    AWAY_WINDOW_SECONDS,
+    ChouetteOnlineAction,
+    ChouetteOnlineGame,
+    ChouetteSession,
+)
+from chouette.online import texts
 from chouette.online.table import BOX, Table
+from chouette.stored import stake_of
 from games import wallclock
 from games.engine.clock import ClockState
 from games.engine.notation import format_play
@@ -67,11 +74,58 @@ def _names(table: Table) -> dict[int, str]:
     return dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
 
 
-def decision_deadline(game: ChouetteOnlineGame, table: Table) -> datetime | None:
-    seconds = game.session.decision_seconds
-    if not table.decisions or not seconds or game.decisions_since is None:
+def session_away(session: ChouetteSession) -> list[int]:
+    """The players away from the table: those who named a proxy (docs/rules.md R13,
+    "Played online": a player who named a proxy has left the table)."""
+    return list(chouette_selectors.session_proxies(session))
+
+
+def absent_deciders(session: ChouetteSession, table: Table) -> list[int]:
+    """The deciders of the open decisions whom nobody at the table answers for: away,
+    with no proxy in this game (the box, a member whose proxy is on the box's side)."""
+    proxies = game_proxies(session, table)
+    return [
+        d.decider for d in table.decisions if d.decider in table.away and d.decider not in proxies
+    ]
+
+
+def window_seconds(session: ChouetteSession, table: Table) -> int | None:
+    """How long the present wait may last, in seconds (``None``: no limit):
+
+    * a cube decision waits: the session's decision window (``decision_seconds``); a
+      session without one (0) still gives a decision nobody at the table can answer
+      :data:`~chouette.models.AWAY_WINDOW_SECONDS`;
+    * the side on roll has nobody at the table to move for it (:attr:`Table.unmanned`)
+      and the game has no move clock (a clock decides by its flag): the decision window,
+      or :data:`~chouette.models.AWAY_WINDOW_SECONDS` when the session has none. Then the
+      side forfeits (a gammon), so a game always ends.
+    """
+    seconds = session.decision_seconds
+    if table.decisions:
+        if seconds:
+            return int(seconds)
+        return AWAY_WINDOW_SECONDS if absent_deciders(session, table) else None
+    if table.unmanned is not None:
+        return int(seconds) or AWAY_WINDOW_SECONDS
+    return None
+
+
+def window_deadline(
+    session: ChouetteSession, game: ChouetteOnlineGame, table: Table
+) -> datetime | None:
+    """When the present wait ends (:func:`window_seconds`), from ``decisions_since``."""
+    if game.decisions_since is None or table.is_over:
+        return None
+    if table.unmanned is not None and not table.decisions and game.clock is not None:
+        return None  # the move clock decides
+    seconds = window_seconds(session, table)
+    if seconds is None:
         return None
     return game.decisions_since + timedelta(seconds=seconds)
+
+
+def decision_deadline(game: ChouetteOnlineGame, table: Table) -> datetime | None:
+    return window_deadline(game.session, game, table)
 
 
 def online_game_view(
@@ -83,6 +137,10 @@ def online_game_view(
     table = Table.from_dict(game.table)
     names = _names(table)
     acting = table.acting_captain
+    proxies = chouette_selectors.session_proxies(game.session) if table.away else {}
+    proxy_names = dict(
+        Player.objects.filter(pk__in=set(proxies.values())).values_list("pk", "name")
+    )
     members = []
     for c in table.cubes:
         role = "captain" if c.player == table.captain else "member"
@@ -100,6 +158,8 @@ def online_game_view(
                 "beavers": c.beavers,
                 "raccoons": c.raccoons,
                 "settlement": c.settlement,
+                "away": c.player in table.away,
+                "proxy_name": proxy_names.get(proxies.get(c.player, 0)),
             }
         )
     decisions = [
@@ -111,9 +171,11 @@ def online_game_view(
             "kind": d.kind,
             "answers": list(d.answers),
             "offered": _offered(table, d.member, d.kind),
+            "members": [d.member],
         }
         for d in table.decisions
     ]
+    decisions = _one_team_double(table, decisions)
     deadline = decision_deadline(game, table)
     in_team = viewer is not None and viewer in table.members
     mine = _actions(table, viewer, names) if game.is_playing and viewer is not None else {}
@@ -160,6 +222,9 @@ def online_game_view(
         "decision_ms_left": None
         if deadline is None
         else max(0, int((deadline - at).total_seconds() * 1000)),
+        "window": _window(game.session, table, deadline),
+        "away": list(table.away),
+        "unmanned": table.unmanned,
         "clock": _clock(game, at),
         "viewer": viewer,
         "viewer_role": _role(table, viewer),
@@ -173,6 +238,39 @@ def online_game_view(
         "result": _result(game, table, names),
     }
     return view
+
+
+def _one_team_double(table: Table, decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Classic: the team's double waits for the box once (one answer turns every cube), so
+    it is one decision, about every member in it (``members``), not one per member."""
+    if not table.classic:
+        return decisions
+    out: list[dict[str, Any]] = []
+    team_double: dict[str, Any] | None = None
+    for d in decisions:
+        if d["kind"] != "member_doubled":
+            out.append(d)
+        elif team_double is None:
+            team_double = {**d, "members": list(d.get("members", [d["member"]]))}
+            out.append(team_double)
+        else:
+            team_double["members"].append(d["member"])
+    return out
+
+
+def _window(
+    session: ChouetteSession, table: Table, deadline: datetime | None
+) -> dict[str, Any] | None:
+    """The present wait and what its end decides: ``kind`` ``decision`` (the open
+    decisions' defaults, ``defaults``: ``(decider, member, kind, answer)`` exactly as
+    :meth:`Table.defaults_applied` will apply them) or ``away`` (``side`` forfeits)."""
+    if deadline is None:
+        return None
+    seconds = window_seconds(session, table)
+    if table.decisions:
+        given = table.defaults_applied(session.decision_default)[1]  # type: ignore[arg-type]
+        return {"kind": "decision", "seconds": seconds, "defaults": [list(g) for g in given]}
+    return {"kind": "away", "seconds": seconds, "side": table.unmanned}
 
 
 def _offered(table: Table, member: int, kind: str) -> int:
@@ -247,15 +345,19 @@ def _actions(table: Table, viewer: int, names: dict[int, str]) -> dict[str, Any]
             for i, by, x in found["extra_offers"]
         ]
     if "decisions" in found:
-        out["decisions"] = [
-            {
-                "member": d.member,
-                "member_name": names.get(d.member, "?"),
-                "kind": d.kind,
-                "answers": list(d.answers),
-            }
-            for d in found["decisions"]
-        ]
+        out["decisions"] = _one_team_double(
+            table,
+            [
+                {
+                    "member": d.member,
+                    "member_name": names.get(d.member, "?"),
+                    "kind": d.kind,
+                    "answers": list(d.answers),
+                    "members": [d.member],
+                }
+                for d in found["decisions"]
+            ],
+        )
     return out
 
 
@@ -294,15 +396,23 @@ def _result(game: ChouetteOnlineGame, table: Table, names: dict[int, str]) -> di
 
 
 def online_moves(game: ChouetteOnlineGame, *, limit: int = MOVES_SHOWN) -> list[dict[str, Any]]:
-    """The game's log, the newest ``limit`` rows, oldest first, with names."""
+    """The game's log, the newest ``limit`` rows, oldest first, with names and each row
+    in words in the active language (``text``: :func:`chouette.online.texts.move_text`;
+    every timeout names the rule and what it decided)."""
     rows = list(
         ChouetteOnlineAction.objects.filter(game=game)
         .select_related("actor", "by_player")
         .order_by("-seq")[:limit]
     )
     rows.reverse()
-    return [
-        {
+    session = game.session
+    names = dict(Player.objects.filter(chouette_seats__session=session).values_list("pk", "name"))
+    names.update(_names(Table.from_dict(game.table)))
+    stake = stake_of(session)
+    classic = game.table.get("profile", {}).get("kind", "classic") == "classic"
+    out = []
+    for r in rows:
+        row = {
             "seq": r.seq,
             "kind": r.kind,
             "actor": r.actor_id,
@@ -311,8 +421,9 @@ def online_moves(game: ChouetteOnlineGame, *, limit: int = MOVES_SHOWN) -> list[
             "data": r.data,
             "at": r.created_at,
         }
-        for r in rows
-    ]
+        row["text"] = texts.move_text(row, names, stake=stake, classic=classic)
+        out.append(row)
+    return out
 
 
 def team_messages(game: ChouetteOnlineGame, *, limit: int = TEAM_MESSAGES_SHOWN) -> list[Any]:

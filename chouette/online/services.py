@@ -19,6 +19,14 @@ in one order and never deadlock; an action made against a version that moved is 
   (``chouette.sweep_online_alarms``) acts on them through :func:`online_game_alarm`,
   which is safe to run twice (a moved version is "stale"), and every read and write of a
   game acts first on an alarm already due, so nobody sees a decision open past its time.
+* **Away** (docs/rules.md R13, "Played online"): a player who named a proxy has left
+  the table; every step rebuilds the table with the session's away players
+  (:meth:`Table.with_away`), so the next member at the table moves for the team, and a
+  proxy named or cleared mid-game reaches the game at once
+  (:func:`online_presence_changed`, a log row ``away``). A side nobody at the table moves
+  for has a window too (:func:`chouette.online.selectors.window_deadline`) and forfeits
+  when it runs out (a log row ``forfeit``); every timeout's row names its rule and what
+  it decided (``defaults``: the answers given; ``flag``; ``forfeit``).
 * When the game ends, its entry goes to
   :func:`chouette.services.game_record_locked` in the same transaction: the same
   settlement, zero-sum check and ledger as a game typed in; undo works on it as on any.
@@ -30,7 +38,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -39,6 +47,7 @@ from django.utils.translation import gettext as _
 
 from chouette import live as chouette_live
 from chouette import rules
+from chouette import selectors as chouette_selectors
 from chouette import services as chouette_services
 from chouette.messages import rule_message
 from chouette.models import (
@@ -199,11 +208,13 @@ def _log(
 
 # ====================================================================== the clock
 def _clock_side(table: Table) -> int | None:
-    """Whose move clock runs: the side that must roll or move (none while a cube
-    decision waits: its own time window runs instead)."""
-    if table.mover is None:
+    """Whose move clock runs: the side that must roll or move, whether or not somebody
+    at the table may move for it (none while a cube decision waits: its own time window
+    runs instead)."""
+    side = table.side_to_move
+    if side is None:
         return None
-    return BOX if table.board.turn == BOX else TEAM
+    return BOX if side == "box" else TEAM
 
 
 def _clock_after(clock: ClockState | None, table: Table, at_ms: int) -> ClockState | None:
@@ -220,9 +231,14 @@ def _clock_after(clock: ClockState | None, table: Table, at_ms: int) -> ClockSta
 def _decision_deadline(
     session: ChouetteSession, game: ChouetteOnlineGame, table: Table
 ) -> datetime | None:
-    if not table.decisions or not session.decision_seconds or game.decisions_since is None:
-        return None
-    return game.decisions_since + timedelta(seconds=session.decision_seconds)
+    """The end of the present wait's window (a cube decision, or a side nobody at the
+    table moves for: :func:`chouette.online.selectors.window_deadline`)."""
+    return online_selectors.window_deadline(session, game, table)
+
+
+def _present(session: ChouetteSession, table: Table) -> Table:
+    """The table with the session's players away now (those who named a proxy)."""
+    return table.with_away(online_selectors.session_away(session))
 
 
 def _set_alarm(session: ChouetteSession, game: ChouetteOnlineGame, table: Table) -> None:
@@ -265,11 +281,14 @@ def online_game_start(
             )
         profile = profile_of(session)
         seating = rules.Seating.from_dict(session.seating)
-        table = table_new(
-            profile=profile,
-            box=seating.box,
-            members=seating.team(profile),
-            partner=seating.partner(profile),
+        table = _present(
+            session,
+            table_new(
+                profile=profile,
+                box=seating.box,
+                members=seating.team(profile),
+                partner=seating.partner(profile),
+            ),
         )
         rolls = []
         for _attempt in range(MAX_OPENING_ROLLS):
@@ -301,6 +320,7 @@ def online_game_start(
             table=table.to_dict(),
             version=1,
             clock=None if clock is None else clock.to_dict(),
+            decisions_since=at if table.unmanned else None,
             started_by=by,
             started_at=at,
         )
@@ -372,7 +392,7 @@ def online_game_act(
         session, game = _lock_session_of_game(game_id)
         _check_playing(game)
         _check_version(game, expected_version)
-        table = Table.from_dict(game.table)
+        table = _present(session, Table.from_dict(game.table))
         actor, pressed = _actor(session, table, me, as_player)
         if pressed != actor and action not in ("answer", "consent"):
             raise PermissionDenied(
@@ -494,6 +514,9 @@ def _store(
         not before.decisions or _asked(after) - _asked(before) or game.decisions_since is None
     ):
         game.decisions_since = at  # a new question: its window runs from now
+    elif not after.decisions and after.unmanned is not None:
+        if before.decisions or before.unmanned != after.unmanned or game.decisions_since is None:
+            game.decisions_since = at  # nobody at the table moves for it from now
     elif not after.decisions:
         game.decisions_since = None
     clock = None if game.clock is None else ClockState.from_dict(game.clock)
@@ -547,32 +570,59 @@ def online_game_alarm(
             return "stale"
         if game.alarm_at is None or game.alarm_at > at:
             return "not_due"
-        table = Table.from_dict(game.table)
+        table = _present(session, Table.from_dict(game.table))
         at_ms = wallclock.to_ms(at)
         decision_due = _decision_deadline(session, game, table)
         if decision_due is not None and decision_due <= at:
-            answered = [(d.member, d.kind) for d in table.decisions]
-            after = table.apply_defaults(session.decision_default)  # type: ignore[arg-type]
-            _store(
-                session,
-                game,
-                table,
-                after,
-                kind="defaults",
-                actor=None,
-                by_player=None,
-                data={
-                    "default": session.decision_default,
-                    "decisions": [[m, k] for m, k in answered],
-                },
-                at=at,
-            )
-            return "defaults"
+            seconds = online_selectors.window_seconds(session, table)
+            if table.decisions:
+                answered = [(d.member, d.kind) for d in table.decisions]
+                default = session.decision_default
+                after, given = table.defaults_applied(default)  # type: ignore[arg-type]
+                _store(
+                    session,
+                    game,
+                    table,
+                    after,
+                    kind="defaults",
+                    actor=None,
+                    by_player=None,
+                    data={
+                        "rule": "decision_window",
+                        "seconds": seconds,
+                        "default": default,
+                        "decisions": [[m, k] for m, k in answered],
+                        "answers": [list(a) for a in given],
+                    },
+                    at=at,
+                )
+                return "defaults"
+            side = table.unmanned
+            if side is not None:
+                after = table.forfeit(side)
+                _store(
+                    session,
+                    game,
+                    table,
+                    after,
+                    kind="forfeit",
+                    actor=None,
+                    by_player=None,
+                    data={
+                        "rule": "away_window",
+                        "seconds": seconds,
+                        "side": side,
+                        "result": "gammon",
+                    },
+                    at=at,
+                )
+                return "forfeit"
         if game.clock is not None:
             clock = ClockState.from_dict(game.clock)
             flagged = clock.flagged_player(at_ms)
             if flagged is not None:
-                after = table.flag("box" if flagged == BOX else "team")
+                side_name = "box" if flagged == BOX else "team"
+                after = table.flag(side_name)
                 _store(
                     session,
                     game,
@@ -581,13 +631,39 @@ def online_game_alarm(
                     kind="flag",
                     actor=table.box if flagged == BOX else table.acting_captain,
                     by_player=None,
-                    data={"side": "box" if flagged == BOX else "team"},
+                    data={"rule": "move_clock", "side": side_name, "result": "gammon"},
                     at=at,
                 )
                 return "flagged"
         _set_alarm(session, game, table)
         game.save(update_fields=["alarm_at"])
         return "not_due"
+
+
+def online_presence_changed(*, session: ChouetteSession, at: datetime | None = None) -> None:
+    """A player of the session named or cleared a proxy (away or back,
+    :func:`chouette.services.participant_proxy_set`, in its transaction, the session
+    locked): the game being played takes the new away list at once, with a log row
+    (``away``: who left, who came back), so a side nobody at the table moves for starts
+    its window now and a member back at the table moves again."""
+    at = at or wallclock.now()
+    game = (
+        ChouetteOnlineGame.objects.select_for_update()
+        .filter(session=session, status=ChouetteOnlineGame.Status.PLAYING)
+        .first()
+    )
+    if game is None:
+        return
+    table = Table.from_dict(game.table)
+    after = _present(session, table)
+    if after.away == table.away:
+        return
+    proxies = chouette_selectors.session_proxies(session)
+    data = {
+        "away": [[p, proxies.get(p)] for p in after.away if p not in table.away],
+        "back": [p for p in table.away if p not in after.away],
+    }
+    _store(session, game, table, after, kind="away", actor=None, by_player=None, data=data, at=at)
 
 
 def online_sweep_alarms(*, at: datetime | None = None, limit: int = 200) -> int:

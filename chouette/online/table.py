@@ -22,8 +22,17 @@ Terms:
   ``classic`` the cubes of the members still in the game always agree: they are the one
   team cube, owned by the team (``member``) once the team took.
 * **Mover**: who moves the checkers: the box on its turn; on the team's turn the
-  **acting captain**, the first member of the line still in the game (the captain while
-  the captain is in).
+  **acting captain**, the first member of the line still in the game and not away (the
+  captain while the captain is in and at the table).
+* **Away** (``away``): the players who named a proxy (the club rule of
+  :mod:`chouette.rules.proxies`: a player who named a proxy has left the table). The
+  caller sets it (:meth:`Table.with_away`) from the session's proxies before every step.
+  An away member keeps their seat and cube, and their proxy answers their cube decisions,
+  but they are never made the mover: the next member in the line still in the game and
+  at the table moves for the team. When nobody at the table may move for the side on roll
+  (the box away, or every member still in the game away), :attr:`Table.unmanned` names
+  that side and :attr:`Table.mover` is ``None``: the caller's move clock, or its away
+  window, then decides (:meth:`Table.forfeit`).
 * **Pending decisions**: a cube action waits for answers; while any waits, nobody rolls.
 
   ======================  ========  ==========================================
@@ -82,6 +91,10 @@ Decisions where docs/rules.md is silent:
   raccoon is ``no_raccoon``. A box who would have to drop beyond half takes.
 * A flag ends the game as a gammon (R12 in money play) settled per cube as any gammon
   (Jacoby per cube applies: a cube never turned scores a single).
+* A side nobody at the table may move for (:attr:`Table.unmanned`) forfeits the game
+  when the caller's away window runs out (:meth:`Table.forfeit`): as a flag, a gammon for
+  the other side. The default answer of every decision kind is :func:`default_answer`,
+  the one :meth:`Table.apply_defaults` applies (a page states it under the countdown).
 """
 
 from __future__ import annotations
@@ -167,6 +180,20 @@ ENTRY_FATES: Mapping[CubeFate, Fate] = {
 BOX_DECIDES: frozenset[str] = frozenset({"member_doubled", "member_beavered"})
 
 
+def default_answer(kind: str, take_or_drop: str = "take") -> str:
+    """The answer a decision of ``kind`` takes when its time window runs out: a consent
+    ``no`` (the double needs every yes), a take-or-drop ``take_or_drop`` (the session's
+    default), a raccoon ``no_raccoon``, a settlement ``refuse``. (A box who may not drop
+    beyond half takes: :meth:`Table.apply_defaults`.)"""
+    if kind == "consent":
+        return "no"
+    if kind == "settlement_offered":
+        return "refuse"
+    if kind in ("member_beavered", "box_beavered"):
+        return "no_raccoon"
+    return take_or_drop
+
+
 def _refuse(code: str, message: str) -> ChouetteError:
     return ChouetteError(code, message)
 
@@ -234,7 +261,9 @@ class Table:
         turn_doubles: members who made their first double in the current team turn.
         double_groups: those groups of earlier team turns (``box_must_take_half``).
         refused_turn: a team double was refused in the current turn (classic).
-        flagged: ``box`` or ``team`` when a move clock ran out (R12), else ``None``.
+        flagged: ``box`` or ``team`` when a move clock ran out (R12) or the side
+            forfeited (nobody at the table to move for it), else ``None``.
+        away: the players away from the table (see the module docstring).
     """
 
     profile: Profile
@@ -251,6 +280,8 @@ class Table:
     extras: tuple[Extra, ...] = ()
     #: Extras offered and not answered yet, with who offered each (the other answers).
     extra_offers: tuple[tuple[PlayerId, Extra], ...] = ()
+    #: Players away from the table (they named a proxy): never the mover.
+    away: tuple[PlayerId, ...] = ()
 
     # ================================================================== queries
     @property
@@ -272,10 +303,23 @@ class Table:
         return tuple(c.player for c in self.cubes if c.is_in)
 
     @property
+    def present_members(self) -> tuple[PlayerId, ...]:
+        """The members still in the game and at the table (not away)."""
+        return tuple(p for p in self.in_members if p not in self.away)
+
+    @property
     def acting_captain(self) -> PlayerId | None:
-        """Who moves the team's checkers: the first member still in the game."""
-        members = self.in_members
+        """Who moves the team's checkers: the first member still in the game and at the
+        table (when every one of them is away: the first still in, for the record only;
+        nobody moves then, :attr:`unmanned`)."""
+        members = self.present_members or self.in_members
         return members[0] if members else None
+
+    def with_away(self, away: Sequence[PlayerId]) -> Table:
+        """The table with these players away (the session's proxies; see the module
+        docstring); only the game's players count."""
+        mine = tuple(p for p in self.players if p in set(away))
+        return self if mine == self.away else replace(self, away=mine)
 
     @property
     def is_over(self) -> bool:
@@ -304,11 +348,30 @@ class Table:
         return any(c.pending is not None for c in self.cubes)
 
     @property
-    def mover(self) -> PlayerId | None:
-        """Who rolls and moves now (``None`` when nobody may: a decision waits, or over)."""
+    def side_to_move(self) -> Literal["box", "team"] | None:
+        """The side that must roll or move now (``None``: a decision waits, or over); its
+        move clock runs, whether or not anybody at the table may move for it."""
         if self.is_over or self.waiting or self.board.phase in ("opening", "over"):
             return None
-        return self.box if self.board.turn == BOX else self.acting_captain
+        return "box" if self.board.turn == BOX else "team"
+
+    @property
+    def mover(self) -> PlayerId | None:
+        """Who rolls and moves now (``None`` when nobody may: a decision waits, over, or
+        nobody at the table may move for the side on roll: :attr:`unmanned`)."""
+        side = self.side_to_move
+        if side is None:
+            return None
+        if side == "box":
+            return None if self.box in self.away else self.box
+        return self.present_members[0] if self.present_members else None
+
+    @property
+    def unmanned(self) -> Literal["box", "team"] | None:
+        """The side on roll when nobody at the table may move for it (the box away, or
+        every member still in the game away), else ``None``."""
+        side = self.side_to_move
+        return side if side is not None and self.mover is None else None
 
     @property
     def side_on_roll(self) -> Literal["box", "team"]:
@@ -455,6 +518,13 @@ class Table:
         if side not in ("box", "team"):
             raise _refuse("invalid_data", f"unknown side {side!r}")
         return replace(self, flagged=side)
+
+    def forfeit(self, side: Literal["box", "team"]) -> Table:
+        """Nobody at the table moved for ``side`` within the caller's away window: the side
+        forfeits, as on a flag (a gammon for the other side)."""
+        if self.unmanned != side:
+            raise _refuse("not_unmanned", f"somebody at the table may move for the {side}")
+        return self.flag(side)
 
     def _check_mover(self, actor: PlayerId) -> None:
         if self.is_over:
@@ -714,31 +784,39 @@ class Table:
 
     # ================================================================== time window
     def apply_defaults(self, take_or_drop: Literal["take", "drop"] = "take") -> Table:
-        """Every waiting decision takes its default (see the module docstring): a consent
+        """Every waiting decision takes its default (:func:`default_answer`): a consent
         ``no``, a take-or-drop ``take_or_drop`` (the box takes where it may not drop), a
-        raccoon ``no_raccoon``."""
+        raccoon ``no_raccoon``, a settlement ``refuse``."""
+        return self.defaults_applied(take_or_drop)[0]
+
+    def defaults_applied(
+        self, take_or_drop: Literal["take", "drop"] = "take"
+    ) -> tuple[Table, tuple[tuple[PlayerId, PlayerId, str, str], ...]]:
+        """:meth:`apply_defaults`, with what it decided: ``(decider, member, kind,
+        answer)`` for each answer given (in classic the box's one answer to the team
+        double is one row; a consent ``no`` withdraws the whole proposal: one row)."""
         if take_or_drop not in ("take", "drop"):
             raise _refuse("invalid_answer", "the default is take or drop")
         table = self
+        given: list[tuple[PlayerId, PlayerId, str, str]] = []
         for _ in range(4 * len(self.cubes) + 1):  # each pass answers at least one
             decisions = table.decisions
             if not decisions:
-                return table
+                return table, tuple(given)
             d = decisions[0]
+            answer = default_answer(d.kind, take_or_drop)
             if d.kind == "consent":
-                table = table.consent(d.decider, "no")
-            elif d.kind == "settlement_offered":
-                table = table.answer(d.decider, d.member, "refuse")
-            elif d.kind in ("member_beavered", "box_beavered"):
-                table = table.answer(d.decider, d.member, "no_raccoon")
+                table = table.consent(d.decider, answer)
             else:
                 try:
-                    table = table.answer(d.decider, d.member, take_or_drop)
+                    table = table.answer(d.decider, d.member, answer)
                 except ChouetteError as exc:
                     if exc.code != "box_must_take_half":
                         raise
-                    table = table.answer(d.decider, d.member, "take")
-        return table  # pragma: no cover - every pass answers one
+                    answer = "take"
+                    table = table.answer(d.decider, d.member, answer)
+            given.append((d.decider, d.member, d.kind, answer))
+        return table, tuple(given)  # pragma: no cover - every pass answers one
 
     # ================================================================== the end
     def entry(self) -> GameEntry:
@@ -809,6 +887,7 @@ class Table:
             "flagged": self.flagged,
             "extras": [x.to_dict() for x in self.extras],
             "extra_offers": [[by, x.to_dict()] for by, x in self.extra_offers],
+            "away": list(self.away),
         }
 
     @classmethod
@@ -827,6 +906,7 @@ class Table:
             flagged=data["flagged"],
             extras=tuple(Extra.from_dict(x) for x in data.get("extras", ())),
             extra_offers=tuple((by, Extra.from_dict(x)) for by, x in data.get("extra_offers", ())),
+            away=tuple(data.get("away", ())),
         )
 
 

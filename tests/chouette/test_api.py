@@ -91,6 +91,8 @@ def _expected(endpoint: str, actor: str, ok: int) -> tuple[int, str | None]:
         return 401, "not_authenticated"
     if actor == "stranger":
         return 403, "not_in_session"
+    if endpoint == "proxy" and actor == "player":
+        return 403, "proxy_not_yours"  # Ann names nobody's proxy but her own (R13 online)
     return ok, None
 
 

@@ -109,20 +109,41 @@ def test_proxy_who_may() -> None:
                 session_id=session.pk, by=user, player_id=cast["Cy"].pk, proxy_id=cast["Dee"].pk
             )
         assert err.value.code == code
+    # Another player of the session (a writer), the box included, names nobody's proxy
+    # but their own (R13 online): 403 proxy_not_yours, nothing written.
+    for other in ("Ann", "Bob"):
+        with pytest.raises(PermissionDenied) as err:
+            services.participant_proxy_set(
+                session_id=session.pk,
+                by=cast[other].user,
+                player_id=cast["Cy"].pk,
+                proxy_id=cast["Dee"].pk,
+            )
+        assert err.value.code == "proxy_not_yours"
+    assert snapshot() == before
     with pytest.raises(Conflict) as stale:
         services.participant_proxy_set(
             session_id=session.pk,
-            by=cast["Ann"].user,  # another player of the session: a writer
+            by=cast["Cy"].user,  # the player themself
             player_id=cast["Cy"].pk,
             proxy_id=cast["Dee"].pk,
             expected_version=session.version + 7,
         )
     assert stale.value.code == "stale_version"
+    # The player themself, the scorekeeper and staff may.
+    for user in (cast["Cy"].user, scorekeeper(), UserFactory(is_staff=True)):
+        services.participant_proxy_set(
+            session_id=session.pk, by=user, player_id=cast["Cy"].pk, proxy_id=cast["Dee"].pk
+        )
+        assert selectors.session_proxies(session) == {cast["Cy"].pk: cast["Dee"].pk}
+        services.participant_proxy_set(
+            session_id=session.pk, by=user, player_id=cast["Cy"].pk, proxy_id=None
+        )
     services.session_end(session_id=session.pk, by=session.created_by)
     before = snapshot()
     with pytest.raises(Conflict) as ended:
         services.participant_proxy_set(
-            session_id=session.pk, by=cast["Ann"].user, player_id=cast["Cy"].pk, proxy_id=None
+            session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=None
         )
     assert ended.value.code == "session_ended"
     assert snapshot() == before
@@ -140,8 +161,13 @@ def test_proxy_on_the_database_refuses_self() -> None:
 
 def test_proxy_page_and_api() -> None:
     session, cast = _session(("Ann", "Bob", "Cy", "Dee"))
-    client = api_client(cast["Ann"].user)
     base = f"/api/v1/chouette/sessions/{session.pk}"
+    # Ann names nobody's proxy but her own: 403 proxy_not_yours.
+    refused = api_client(cast["Ann"].user).post(
+        f"{base}/proxy/", {"player": cast["Cy"].pk, "proxy": cast["Dee"].pk}, format="json"
+    )
+    assert refused.status_code == 403 and refused.json()["code"] == "proxy_not_yours"
+    client = api_client(cast["Cy"].user)
     response = client.post(
         f"{base}/proxy/", {"player": cast["Cy"].pk, "proxy": cast["Dee"].pk}, format="json"
     )
@@ -149,7 +175,7 @@ def test_proxy_page_and_api() -> None:
     cy = next(p for p in response.json()["players"] if p["player"] == cast["Cy"].pk)
     assert (cy["proxy"], cy["proxy_name"]) == (cast["Dee"].pk, "Dee")
     before = snapshot()
-    refused = client.post(
+    refused = api_client(cast["Dee"].user).post(
         f"{base}/proxy/", {"player": cast["Dee"].pk, "proxy": cast["Cy"].pk}, format="json"
     )
     assert refused.status_code == 409 and refused.json()["code"] == "proxy_chained"
@@ -162,12 +188,24 @@ def test_proxy_page_and_api() -> None:
     assert response.status_code == 403
     assert snapshot() == before
 
-    # The page: "Cy (proxy: Dee)" on the scoreboard, and the form sets and clears it.
-    web = _web(cast["Ann"].user)
-    page = web.get(reverse("chouette:scoreboard", kwargs={"session_id": session.pk}))
-    assert "(proxy: Dee)" in page.text and 'id="proxy-form"' in page.text
+    # The page: "Cy (proxy: Dee)" on the scoreboard; Ann's form offers only Ann, and a
+    # post for Cy is refused; Cy's form clears it.
     url = reverse("chouette:proxy", kwargs={"session_id": session.pk})
+    ann = _web(cast["Ann"].user)
+    page = ann.get(reverse("chouette:scoreboard", kwargs={"session_id": session.pk}))
+    assert "(proxy: Dee)" in page.text and 'id="proxy-form"' in page.text
+    form = page.text[page.text.index('id="proxy-player"') :]
+    form = form[: form.index("</select>")]
+    assert f'value="{cast["Ann"].pk}"' in form and f'value="{cast["Cy"].pk}"' not in form
     session.refresh_from_db()
+    response = ann.post(
+        url,
+        {"player": cast["Cy"].pk, "proxy": "", "expected_version": session.version},
+        follow=True,
+    )
+    assert "may name their proxy" in response.text
+    assert selectors.session_proxies(session) == {cast["Cy"].pk: cast["Dee"].pk}
+    web = _web(cast["Cy"].user)
     response = web.post(
         url,
         {"player": cast["Cy"].pk, "proxy": "", "expected_version": session.version},

@@ -6,13 +6,19 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 
 from chouette import rules
 from chouette import services as chouette_services
-from chouette.models import ChouetteLine, ChouetteOnlineAction, ChouetteOnlineGame
-from chouette.online import services
+from chouette.models import (
+    AWAY_WINDOW_SECONDS,
+    ChouetteLine,
+    ChouetteOnlineAction,
+    ChouetteOnlineGame,
+)
+from chouette.online import selectors, services
 from chouette.online.table import Table
 from chouette.stored import profile_of
 from games import wallclock
@@ -20,8 +26,10 @@ from games.engine.position import position_id
 from games.errors import ApplicationError
 from games.play.dice import ScriptedDice
 from tests.chouette.factories import (
+    online_act,
     online_play_first,
     players,
+    scorekeeper,
     session_with,
     simple_entry,
     snapshot,
@@ -236,6 +244,25 @@ def test_team_double_needs_every_consent_then_the_box_drops():
             expected_version=game.version,
         )
     game.refresh_from_db()
+    # One decision for the box (one answer turns every cube), said once to everybody,
+    # with the default its countdown states.
+    from django.test import Client
+
+    from tests.factories import api_client
+
+    box_page = Client()
+    box_page.cookies["django_language"] = "en"
+    box_page.force_login(cast["Bob"].user)
+    html = box_page.get(f"/chouette/{session.pk}/play/").content.decode()
+    assert html.count('<form method="post" action="/chouette/play/') >= 1
+    assert html.count('class="decision"') == 1, html
+    assert "The team (Ann, Cy, Dee) doubles you to 2: take or drop? One answer for all." in html
+    assert "then by default Bob (box): take the team&#x27;s double." in html
+    assert html.count('class="waiting-for"') == 1
+    mine = api_client(cast["Bob"].user).get(f"/api/v1/chouette/online-games/{game.pk}/").json()
+    team = [cast[n].pk for n in ("Ann", "Cy", "Dee")]
+    assert [d["members"] for d in mine["actions"]["decisions"]] == [team]
+    assert [d["members"] for d in mine["decisions"]] == [team]
     services.online_game_act(
         game_id=game.pk,
         by=cast["Bob"].user,
@@ -347,6 +374,8 @@ def test_a_settlement_and_an_extra_online_go_to_the_ledger(settings):
     cast = players(FOUR)
     session = session_with(cast, rolls=FOUR_ROLLS)
     session.online_clock = {"delay_ms": 600_000, "reserve_ms": 60_000}  # R12, 11 min a turn
+    session.stake_per_point = Decimal("500")
+    session.currency = "HUF"
     session.save()
     game = services.online_game_start(
         session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6])
@@ -384,10 +413,10 @@ def test_a_settlement_and_an_extra_online_go_to_the_ledger(settings):
     assert _table(game).cube_of(cast["Dee"].pk).pending == "settlement_offered"
     page = Client()
     page.force_login(cast["Dee"].user)
-    assert (
-        "offers to let you leave the game for 1 point"
-        in page.get(f"/chouette/{session.pk}/play/").content.decode()
-    )
+    # Who pays whom, in points and money; the countdown states the default applied.
+    html = page.get(f"/chouette/{session.pk}/play/").content.decode()
+    assert "Bob (box) offers to let you leave this game: you pay Bob 1 point (500 HUF)" in html
+    assert "then by default Dee: the settlement refused." in html
     services.online_game_act(
         game_id=game.pk,
         by=cast["Dee"].user,
@@ -473,3 +502,217 @@ def test_online_and_typed_games_mix_in_one_ledger(settings):
     chouette_services.game_undo_last(session_id=session.pk, by=ann)
     session.refresh_from_db()
     assert session.events.filter(kind="game", undone=False).count() == 1
+
+
+# ====================================================================== absent members (issue 27)
+def _api_log(game, user) -> list[dict]:
+    from tests.factories import api_client
+
+    response = api_client(user).get(
+        f"/api/v1/chouette/online-games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 200, response.content
+    return response.json()["log"]
+
+
+def test_the_captain_drops_the_next_is_away_the_next_present_moves_and_a_timeout_is_named(
+    settings,
+):
+    from django.test import Client
+
+    settings.LANGUAGE_CODE = "en"
+    cast = players(("Ann", "Bob", "Cy", "Dee", "Eve"))
+    rolls = {"Bob": 6, "Ann": 5, "Cy": 4, "Dee": 3, "Eve": 2}  # Bob box, Ann captain, Cy...
+    session = session_with(cast, rolls=rolls)
+    session.decision_seconds = 20
+    session.decision_default = "take"
+    session.save()
+    rnd = random.Random(5)
+    game = services.online_game_start(session_id=session.pk, by=cast["Ann"].user, dice=rnd)
+    _to_box_roll(game, cast, rnd)
+    # Cy leaves the table: Dee answers his cube decisions. Only Cy (or the scorekeeper,
+    # staff) may name his proxy; the game logs it.
+    chouette_services.participant_proxy_set(
+        session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=cast["Dee"].pk
+    )
+    row = ChouetteOnlineAction.objects.filter(game=game).order_by("-seq").first()
+    assert row.kind == "away" and row.data["away"] == [[cast["Cy"].pk, cast["Dee"].pk]]
+    assert _table(game).away == (cast["Cy"].pk,)
+    now = wallclock.now()
+    game = online_act(game, cast["Bob"].user, "box_double", at=now)
+    # The page shows the countdown with the defaults it will apply.
+    page = Client()
+    page.force_login(cast["Eve"].user)
+    html = page.get(f"/chouette/{session.pk}/play/").content.decode()
+    assert "then by default " in html
+    game = online_act(game, cast["Ann"].user, "answer", answer="drop", at=now)
+    game = online_act(game, cast["Dee"].user, "answer", answer="take", at=now)
+    game = online_act(
+        game, cast["Dee"].user, "answer", answer="take", as_player=cast["Cy"].pk, at=now
+    )
+    # Eve does not answer: the window runs out, her default (take) is applied and named.
+    due = now + timedelta(seconds=21)
+    assert services.online_game_alarm(game_id=game.pk, at=due) == "defaults"
+    row = ChouetteOnlineAction.objects.filter(game=game).order_by("-seq").first()
+    assert row.data["answers"] == [[cast["Eve"].pk, cast["Eve"].pk, "box_doubled", "take"]]
+    texts = [r["text"] for r in _api_log(game, cast["Ann"].user)]
+    assert "The time to answer ran out (20 s); by default: Eve: take." in texts
+    html = page.get(f"/chouette/{session.pk}/play/").content.decode()
+    assert "The time to answer ran out (20 s); by default: Eve: take." in html
+    # Ann (captain) dropped, Cy is away: Dee, the next at the table, moves for the team.
+    table = _table(game)
+    assert table.in_members == (cast["Cy"].pk, cast["Dee"].pk, cast["Eve"].pk)
+    game.refresh_from_db()
+    game = online_act(game, cast["Bob"].user, "roll", dice=rnd)
+    for _ in range(10):
+        table = _table(game)
+        if table.board.turn == 1:
+            break
+        game = online_play_first(game, cast["Bob"].user)
+    assert _table(game).mover == cast["Dee"].pk
+    with pytest.raises(ApplicationError) as exc:
+        online_act(game, cast["Cy"].user, "roll")
+    assert exc.value.code == "not_your_turn"
+    # Cy comes back: he is first in the line again and moves.
+    chouette_services.participant_proxy_set(
+        session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=None
+    )
+    assert _table(game).mover == cast["Cy"].pk
+    assert ChouetteOnlineAction.objects.filter(game=game, kind="away").count() == 2
+
+
+def test_with_nobody_at_the_table_for_the_team_and_no_clock_the_game_still_ends(settings):
+    settings.LANGUAGE_CODE = "en"
+    cast = players(("Ann", "Bob", "Cy"))
+    session = session_with(cast, rolls={"Bob": 6, "Ann": 5, "Cy": 4})
+    session.decision_seconds = 0  # no decision window, no move clock
+    session.save()
+    keeper = scorekeeper()
+    # Both members leave (the scorekeeper names their proxy: Bob, the box, answers for
+    # nobody on the team, so nobody at the table acts for the team at all).
+    for name in ("Ann", "Cy"):
+        chouette_services.participant_proxy_set(
+            session_id=session.pk, by=keeper, player_id=cast[name].pk, proxy_id=cast["Bob"].pk
+        )
+    start = wallclock.now()
+    game = services.online_game_start(
+        session_id=session.pk, by=cast["Bob"].user, dice=ScriptedDice([2, 6]), at=start
+    )
+    table = _table(game)
+    assert table.unmanned == "team" and table.mover is None
+    game.refresh_from_db()
+    assert game.alarm_at == start + timedelta(seconds=AWAY_WINDOW_SECONDS)
+    view = selectors.online_game_view(game, viewer=cast["Bob"].pk, at=start)
+    assert view["window"] == {"kind": "away", "seconds": AWAY_WINDOW_SECONDS, "side": "team"}
+    early = start + timedelta(seconds=AWAY_WINDOW_SECONDS - 1)
+    assert services.online_game_alarm(game_id=game.pk, at=early) == "not_due"
+    late = start + timedelta(seconds=AWAY_WINDOW_SECONDS + 1)
+    assert services.online_game_alarm(game_id=game.pk, at=late) == "forfeit"
+    game.refresh_from_db()
+    assert game.status == "finished"
+    entry = rules.GameEntry.from_dict(game.event.data)
+    assert (entry.winner, entry.kind) == ("box", "gammon")
+    texts = [r["text"] for r in _api_log(game, cast["Bob"].user)]
+    assert (
+        f"Nobody at the table moved for the team in {AWAY_WINDOW_SECONDS} s: the team "
+        "forfeits, a gammon." in texts
+    )
+
+
+def test_a_decision_nobody_at_the_table_answers_gets_the_away_window():
+    cast = players(("Ann", "Bob", "Cy"))
+    session = session_with(cast, rolls={"Bob": 6, "Ann": 5, "Cy": 4})
+    session.decision_seconds = 0
+    session.save()
+    rnd = random.Random(11)
+    game = services.online_game_start(session_id=session.pk, by=cast["Ann"].user, dice=rnd)
+    _to_box_roll(game, cast, rnd)
+    # Cy named the box as proxy: nobody answers for him in this game.
+    chouette_services.participant_proxy_set(
+        session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=cast["Bob"].pk
+    )
+    now = wallclock.now()
+    game = online_act(game, cast["Bob"].user, "box_double", at=now)
+    assert game.alarm_at == now + timedelta(seconds=AWAY_WINDOW_SECONDS)
+    game = online_act(game, cast["Ann"].user, "answer", answer="take", at=now)
+    assert game.alarm_at == now + timedelta(seconds=AWAY_WINDOW_SECONDS)
+    later = now + timedelta(seconds=AWAY_WINDOW_SECONDS + 1)
+    assert services.online_game_alarm(game_id=game.pk, at=later) == "defaults"
+    assert not _table(game).waiting
+
+
+def test_a_flag_is_named_in_the_log(settings):
+    settings.LANGUAGE_CODE = "en"
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    session.online_clock = {"delay_ms": 1000, "reserve_ms": 1000}
+    session.save()
+    start = wallclock.now()
+    game = services.online_game_start(
+        session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6]), at=start
+    )
+    assert services.online_game_alarm(game_id=game.pk, at=start + timedelta(seconds=5)) == (
+        "flagged"
+    )
+    log = _api_log(game, cast["Bob"].user)
+    assert log[-1]["kind"] == "flag"
+    assert log[-1]["text"] == "ran out of time on the move clock (R12): the team loses a gammon."
+    assert log[-1]["actor_name"] == "Ann"
+
+
+@pytest.mark.parametrize("kind", ["consent", "box_doubled", "member_doubled", "settlement_offered"])
+def test_the_countdown_states_the_default_the_window_applies(kind, settings):
+    """What the countdown under a decision says is what the log says was applied."""
+    import re
+
+    from django.test import Client
+
+    settings.LANGUAGE_CODE = "en"
+    cast = players(FOUR)
+    session = session_with(cast, rolls=FOUR_ROLLS)
+    session.decision_seconds = 30
+    session.decision_default = "drop"
+    session.save()
+    game = services.online_game_start(
+        session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6, 3, 1])
+    )
+    now = wallclock.now()
+    if kind in ("consent", "member_doubled"):  # the team's turn, before its roll
+        game = online_play_first(game, cast["Ann"].user)
+        game = online_act(game, cast["Bob"].user, "roll", dice=ScriptedDice([3, 1]))
+        game = online_play_first(game, cast["Bob"].user)
+        game = online_act(game, cast["Cy"].user, "propose_double", at=now)
+        if kind == "member_doubled":
+            for name in ("Ann", "Dee"):
+                game = online_act(game, cast[name].user, "consent", answer="yes", at=now)
+    else:  # the box's turn, before its roll
+        game = online_play_first(game, cast["Ann"].user)
+        if kind == "box_doubled":
+            game = online_act(game, cast["Bob"].user, "box_double", at=now)
+            game = online_act(game, cast["Cy"].user, "answer", answer="take", at=now)
+        else:
+            game = online_act(
+                game,
+                cast["Bob"].user,
+                "offer_settlement",
+                member=cast["Dee"].pk,
+                points=-1,
+                at=now,
+            )
+    assert kind in {d.kind for d in _table(game).decisions}
+    page = Client()
+    page.force_login(cast["Ann"].user)
+    html = page.get(f"/chouette/{session.pk}/play/").content.decode()
+    stated = re.search(r"s to answer; then by default (.*?)\.</p>", html, re.S).group(1)
+    assert services.online_game_alarm(game_id=game.pk, at=now + timedelta(seconds=31)) == (
+        "defaults"
+    )
+    log = page.get(f"/chouette/{session.pk}/play/").content.decode()
+    assert f"The time to answer ran out (30 s); by default: {stated}." in log
+    expected = {
+        "consent": "Ann: no to the team double",
+        "box_doubled": "Ann: drop; Dee: drop",
+        "member_doubled": "Bob (box): drop the team&#x27;s double",
+        "settlement_offered": "Dee: the settlement refused",
+    }[kind]
+    assert stated == expected

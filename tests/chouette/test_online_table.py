@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chouette import rules
-from chouette.online.table import BOX, TEAM, Table, table_new
+from chouette.online.table import BOX, PENDING_KINDS, TEAM, Table, default_answer, table_new
 from chouette.rules import ChouetteError, Profile, settle
 from chouette.rules.seating import seating_from_order
 from chouette.rules.settlement import next_seating
@@ -279,3 +279,98 @@ def test_extras_offered_and_accepted_count_refused_ones_do_not():
     # the cubes: each member +2; the extra: m1 gets the price 1, then 2 x 2 for the gammon
     assert points["m1"] == 2 + 1 + 4 and points["B"] == -6 - 5
     assert Table.from_dict(table.to_dict()) == table
+
+
+# ====================================================================== away members (issue 27)
+def test_an_away_member_is_never_the_mover_the_next_one_at_the_table_moves():
+    # c (captain) drops the box's double, m1 is away (named a proxy): m2 moves for the team.
+    table = to_box_turn(started(members=("c", "m1", "m2", "m3"))).with_away(["m1"])
+    table = table.box_double()
+    for member, answer in (("c", "drop"), ("m1", "take"), ("m2", "take"), ("m3", "take")):
+        table = table.answer(member, member, answer)  # m1's proxy answers as m1
+    table = to_team_turn(table.roll("B", 5, 3))
+    assert table.mover == "m2" and table.acting_captain == "m2"
+    assert "roll" not in table.actions_for("m1") and table.actions_for("m2")["roll"]
+    with pytest.raises(ChouetteError) as exc:
+        table.roll("m1", 1, 2)
+    assert exc.value.code == "not_your_turn"
+    # m1 back at the table: m1 moves again (first of the line still in).
+    assert table.with_away([]).mover == "m1"
+    # stored and read back
+    assert Table.from_dict(table.to_dict()) == table
+
+
+def test_an_away_captain_keeps_the_seat_and_cube_the_next_member_moves():
+    table = started(members=("c", "m1", "m2")).with_away(["c", "X"])  # X: not in the game
+    assert table.away == ("c",)
+    assert table.captain == "c" and table.mover == "m1"
+    table = play_first(table)
+    table = to_team_turn(table)
+    assert table.mover == "m1"
+    table = to_box_turn(table)
+    table = table.box_double()
+    assert {d.decider for d in table.decisions} == {"c", "m1", "m2"}  # c's proxy answers
+
+
+def test_nobody_at_the_table_for_a_side_leaves_it_unmanned_and_it_forfeits():
+    table = started(members=("c", "m1")).with_away(["c", "m1"])
+    assert table.side_to_move == "team" and table.mover is None and table.unmanned == "team"
+    assert table.actions_for("c") == {} or "play" not in table.actions_for("c")
+    with pytest.raises(ChouetteError) as exc:
+        table.forfeit("box")
+    assert exc.value.code == "not_unmanned"
+    over = table.forfeit("team")
+    assert over.is_over
+    entry = over.entry()
+    assert (entry.winner, entry.kind) == ("box", "gammon")
+    # The box away: the box's side is unmanned on its turn.
+    box_away = to_box_turn(started()).with_away(["B"])
+    assert box_away.unmanned == "box" and box_away.mover is None
+    assert box_away.forfeit("box").entry().winner == "team"
+    # Nobody unmanned while a decision waits (its own window runs) or someone present.
+    assert to_box_turn(started()).box_double().with_away(["B"]).unmanned is None
+    assert started(members=("c", "m1")).with_away(["c"]).unmanned is None
+
+
+def _waiting(kind: str) -> tuple[Table, str]:
+    """A table with one decision of ``kind`` waiting, and the session default to use."""
+    beavers = Profile(kind="individual", beavers=True, raccoons=True)
+    if kind == "consent":
+        return to_team_turn(to_box_turn(started())).propose_double("c"), "take"
+    if kind == "box_doubled":
+        return to_box_turn(started()).box_double(), "drop"
+    if kind == "member_doubled":
+        return to_team_turn(to_box_turn(started())).propose_double("c").consent(
+            "m1", "yes"
+        ).consent("m2", "yes"), "drop"
+    if kind == "member_beavered":
+        table = to_box_turn(started(beavers)).box_double(["m1"])
+        return table.answer("m1", "m1", "beaver"), "take"
+    if kind == "box_beavered":
+        table = to_team_turn(to_box_turn(started(beavers))).member_double("m1")
+        return table.answer("B", "m1", "beaver"), "take"
+    table = to_box_turn(started())
+    return table.offer_settlement("B", "m1", -1), "take"
+
+
+@pytest.mark.parametrize("kind", PENDING_KINDS)
+def test_each_decision_kind_takes_the_default_that_is_stated(kind):
+    """What a countdown states (default_answer) is what the window's end applies."""
+    table, default = _waiting(kind)
+    assert kind in {d.kind for d in table.decisions}
+    after, given = table.defaults_applied(default)
+    assert after == table.apply_defaults(default) and not after.waiting
+    assert given
+    for _decider, _member, k, answer in given:
+        assert answer == default_answer(k, default)
+    assert {g[2] for g in given} >= {kind}
+    if kind == "member_doubled":  # classic: the box answers the team's double once
+        assert len(given) == 1 and after.in_members == ()
+
+
+def test_a_box_who_may_not_drop_beyond_half_takes_by_default_and_says_so():
+    profile = Profile(kind="individual", box_must_take_half=True)
+    table = to_team_turn(to_box_turn(started(profile, ("c", "m1"))))
+    table = table.member_double("c").member_double("m1")
+    _, given = table.defaults_applied("drop")
+    assert [g[3] for g in given] == ["drop", "take"]
