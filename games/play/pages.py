@@ -3,8 +3,8 @@ the form posts that carry a player's action to the same services the API uses.
 
 Every page works without JavaScript: the controls are plain forms, a play is picked from
 a list of the legal plays, and a page waiting for the opponent refreshes itself. With
-JavaScript (``static/games/arrange.js``) the player to move may also build the play one
-die at a time on the board, undo and start again before submitting it (R14): the page
+JavaScript (``static/games/board.js``) the player to move may also build the play on
+the board, undo and start again before submitting it (R14): the page
 carries the ways to do so (:mod:`games.engine.steps`) and the script fetches the board
 after each step from :func:`game_board_page`.
 """
