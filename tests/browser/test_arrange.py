@@ -148,10 +148,12 @@ def test_a_double_on_the_board(browser, live_server, log_in, wait, opening):
     for source, dest, count in ((24, 18, 1), (24, 18, 0), (13, 7, 4), (13, 7, 3)):
         tap(browser, source)
         wait.until(
-            lambda b, dest=dest: "arrange-target"
-            in b.find_element(
-                By.CSS_SELECTOR, f'.board rect.hit[data-point="{dest}"]'
-            ).get_attribute("class")
+            lambda b, dest=dest: (
+                "arrange-target"
+                in b.find_element(
+                    By.CSS_SELECTOR, f'.board rect.hit[data-point="{dest}"]'
+                ).get_attribute("class")
+            )
         )
         tap(browser, dest)
         wait.until(lambda b, source=source, count=count: _checkers(b, source) == count)

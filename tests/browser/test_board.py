@@ -87,12 +87,12 @@ def test_a_six_five_runs_from_24_to_13_in_two_taps(browser, live_server, log_in,
     browser.get(f"{live_server.url}/matches/{match.pk}/")
     wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".board svg")))
     point = '.board polygon.point[data-point="{}"]'
-    assert "last-move-from" in browser.find_element(
-        By.CSS_SELECTOR, point.format(1)
-    ).get_attribute("class")
-    assert "last-move-to" in browser.find_element(
-        By.CSS_SELECTOR, point.format(12)
-    ).get_attribute("class")
+    assert "last-move-from" in browser.find_element(By.CSS_SELECTOR, point.format(1)).get_attribute(
+        "class"
+    )
+    assert "last-move-to" in browser.find_element(By.CSS_SELECTOR, point.format(12)).get_attribute(
+        "class"
+    )
     stack = browser.find_element(By.CSS_SELECTOR, '.board g.checkers-top[data-point="12"]')
     assert "last-move" in stack.get_attribute("class")
     assert not browser.find_elements(By.CSS_SELECTOR, ".board g.checkers-bottom.last-move")
@@ -122,7 +122,7 @@ def test_24_18_then_13_8_four_taps(browser, live_server, log_in, wait, six_five)
 
 
 def test_a_checker_is_dragged_to_its_point(browser, live_server, log_in, wait, six_five):
-    anna, _, match, game = six_five
+    anna, _, match, _ = six_five
     log_in(anna.user)
     browser.get(f"{live_server.url}/matches/{match.pk}/")
     wait.until(ec.visibility_of_element_located((By.ID, "arrange")))
@@ -214,9 +214,7 @@ def _cube_with_bence(anna, bence, match, game) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def test_auto_roll_rolls_when_no_double_is_possible(
-    browser, live_server, log_in, wait, six_five
-):
+def test_auto_roll_rolls_when_no_double_is_possible(browser, live_server, log_in, wait, six_five):
     anna, bence, match, game = six_five
     for player in (anna, bence):
         player.auto_roll = True
