@@ -51,7 +51,12 @@ from games.engine.errors import EngineError
 from games.engine.notation import format_play
 from games.engine.position import Position, position_id
 from games.models import Player
-from games.play.boardplay import last_play_moves, play_steps_data, position_on_the_way
+from games.play.boardplay import (
+    board_settings,
+    last_play_moves,
+    play_steps_data,
+    position_on_the_way,
+)
 from games.play.boardsvg import render_board, view_from_position
 from games.play.presets import preset_choices
 from games.web import act_and_redirect
@@ -330,10 +335,7 @@ def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
                         table, viewer_side, home, game.number, last_play=_last_play(table, game)
                     )
                 ),
-                "board_settings": {
-                    "auto_roll": bool(me and me.auto_roll),
-                    "auto_confirm": bool(me and me.auto_confirm_forced),
-                },
+                "board_settings": board_settings(me),
                 # The mover's ways to arrange the play on the board (static/games/board.js).
                 "play_steps": play_steps_data(table.board)
                 if game.is_playing and (view["actions"] or {}).get("play")

@@ -16,7 +16,17 @@ from games.engine.notation import format_play, play_moves
 from games.engine.position import Position, position_from_id, position_id
 from games.engine.steps import state_play_steps
 
-__all__ = ["last_play_moves", "play_steps_data", "position_on_the_way"]
+__all__ = ["board_settings", "last_play_moves", "play_steps_data", "position_on_the_way"]
+
+
+def board_settings(player: Any) -> dict[str, bool]:
+    """The viewer's settings the board script acts on (``Player.auto_roll``,
+    ``Player.auto_confirm_forced``; nobody logged in: neither), rendered by the pages as
+    the board's ``data-auto-roll`` and ``data-auto-confirm``."""
+    return {
+        "auto_roll": bool(player is not None and player.auto_roll),
+        "auto_confirm": bool(player is not None and player.auto_confirm_forced),
+    }
 
 
 def play_steps_data(state: GameState) -> dict[str, Any] | None:

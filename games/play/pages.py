@@ -37,7 +37,12 @@ from games.engine.position import Position
 from games.errors import ApplicationError, NotFound, ValidationFailed
 from games.models import Game, Match, MatchInvitation, Player
 from games.play import alarms, interchange, invitations, selectors, services
-from games.play.boardplay import last_play_moves, play_steps_data, position_on_the_way
+from games.play.boardplay import (
+    board_settings,
+    last_play_moves,
+    play_steps_data,
+    position_on_the_way,
+)
 from games.play.boardsvg import render_board, view_from_position
 from games.play.interchange import match_export_mat
 from games.play.presets import preset_choices
@@ -169,14 +174,6 @@ def _viewer(request: HttpRequest, match: Match) -> tuple[Player | None, int | No
     return me, my_index, "left" if home == "left" else "right"
 
 
-def _board_settings(me: Player | None) -> dict[str, bool]:
-    """The viewer's board settings (the settings page) the board script acts on."""
-    return {
-        "auto_roll": bool(me and me.auto_roll),
-        "auto_confirm": bool(me and me.auto_confirm_forced),
-    }
-
-
 def _board_svg(
     *, game: Game, state: GameState, position: Position, my_index: int | None, home: str
 ) -> str:
@@ -246,7 +243,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 "home": home,
                 # Only the player who is to play gets the steps to arrange the play with.
                 "play_steps": play_steps_data(state) if "play" in actions else None,
-                "board_settings": _board_settings(me),
+                "board_settings": board_settings(me),
                 "clock": _clock_display(view["clock"]),
                 # A money session ends between games: before anyone plays the new one.
                 "can_end_session": match.is_money
