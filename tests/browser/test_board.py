@@ -161,10 +161,12 @@ def test_on_a_phone_the_tap_areas_are_a_finger_wide(phone, live_server, six_five
                 off: box('.board rect.hit-off').width,
                 pointWidth: Math.min(...points.map(r => r.width)),
                 pointHeight: Math.min(...points.map(r => r.height)),
-                page: document.documentElement.scrollWidth, screen: innerWidth};
+                page: document.documentElement.scrollWidth, screen: innerWidth,
+                left: svg.getBoundingClientRect().left, right: svg.getBoundingClientRect().right};
         """
     )
     assert sizes["page"] <= sizes["screen"], sizes  # edge to edge, never wider
+    assert sizes["left"] >= 0 and sizes["right"] <= sizes["screen"], sizes  # all of it shown
     assert sizes["bar"] >= 44 and sizes["off"] >= 44, sizes
     assert sizes["pointWidth"] >= 21, sizes
     assert sizes["pointHeight"] >= sizes["board"][1] / 2 - 1, sizes  # the whole column
