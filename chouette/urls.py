@@ -33,6 +33,7 @@ urlpatterns = [
     path("<int:session_id>/play/start/", online.start, name="play-start"),
     path("<int:session_id>/play/settings/", online.settings_update, name="play-settings"),
     path("play/<int:game_id>/act/", online.act, name="play-act"),
+    path("play/<int:game_id>/board/", online.board_page, name="play-board"),
     path("play/<int:game_id>/team/", online.team_message, name="play-team"),
     path("play/<int:game_id>/abandon/", online.abandon, name="play-abandon"),
 ]

@@ -65,6 +65,19 @@ class Player(models.Model):
             "When a match the player played finishes, their home board moves to the other side."
         ),
     )
+    #: Issue 27, the board script (static/games/board.js) acts on these two: roll by
+    #: itself when it is the player's turn and no double is possible, and submit a play
+    #: by itself when the roll has exactly one legal play.
+    auto_roll = models.BooleanField(
+        _("roll automatically"),
+        default=False,
+        help_text=_("When it is your turn and you cannot double, the dice are rolled for you."),
+    )
+    auto_confirm_forced = models.BooleanField(
+        _("play forced moves automatically"),
+        default=False,
+        help_text=_("When your roll can be played in one way only, it is played for you."),
+    )
     #: Bumped by every write of the board settings (the player's own and the switch after
     #: a match), so a settings form opened before a match ended cannot undo its switch
     #: unseen (409 ``stale_settings``).

@@ -22,24 +22,43 @@ from typing import Any, Literal
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseRedirect,
+)
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
 
 from chouette import live as session_live
 from chouette import services as chouette_services
-from chouette.models import MAX_DECISION_SECONDS, ChouetteOnlineGame, ChouetteSession
+from chouette.models import (
+    MAX_DECISION_SECONDS,
+    ChouetteOnlineAction,
+    ChouetteOnlineGame,
+    ChouetteSession,
+)
 from chouette.online import live, selectors, services
 from chouette.online.table import BOX, TEAM, Table
 from chouette.online.texts import ANSWER_LABELS, SIDE_LABELS, defaults_text, settlement_text
 from chouette.stored import stake_of
+from games.engine.errors import EngineError
 from games.engine.notation import format_play
-from games.engine.position import position_id
+from games.engine.position import Position, position_id
 from games.models import Player
+from games.play.boardplay import (
+    board_settings,
+    last_play_moves,
+    play_steps_data,
+    position_on_the_way,
+)
 from games.play.boardsvg import render_board, view_from_position
 from games.play.presets import preset_choices
 from games.web import act_and_redirect
@@ -97,8 +116,22 @@ class OnlineSettingsForm(forms.Form):
         self.fields["clock_preset"].choices = [("", _("no clock")), *preset_choices()]
 
 
-def _board_svg(table: Table, viewer_side: int, home: str, number: int) -> str:
+def _board_svg(
+    table: Table,
+    viewer_side: int,
+    home: str,
+    number: int,
+    *,
+    position: Position | None = None,
+    last_play: tuple[int, str] | None = None,
+) -> str:
+    """The table's board seen from ``viewer_side`` with ``position`` on it (the board's
+    own, or one on the way through the roll being played) and the other side's last play
+    (``(side, notation)``) marked."""
     board = table.board
+    last_moves: list[tuple[int, int]] = []
+    if last_play is not None and last_play[0] != viewer_side:
+        last_moves = last_play_moves(last_play[1])
     owner: Literal["mover", "opponent"] | None = None
     value = 1
     if table.classic and table.in_members:
@@ -112,7 +145,7 @@ def _board_svg(table: Table, viewer_side: int, home: str, number: int) -> str:
     viewer_name = _("the box") if viewer_side == BOX else _("the team")
     return render_board(
         view_from_position(
-            board.position,
+            board.position if position is None else position,
             viewer_is_mover=board.turn == viewer_side,
             dice=board.dice,
             cube_value=value,
@@ -120,9 +153,76 @@ def _board_svg(table: Table, viewer_side: int, home: str, number: int) -> str:
             home="left" if home == "left" else "right",
             title=_("Board of online game %(number)d, %(side)s at the bottom")
             % {"number": number, "side": viewer_name},
+            last_move=last_moves,
+            last_move_by_mover=last_play is not None and last_play[0] == board.turn,
             pip_label=_("pips"),
         )
     )
+
+
+def _last_play(table: Table, game: ChouetteOnlineGame) -> tuple[int, str] | None:
+    """The side (box or team) and notation of the game's last play, or ``None``."""
+    row = ChouetteOnlineAction.objects.filter(game=game, kind="play").order_by("-seq").first()
+    if row is None:
+        return None
+    side = BOX if row.actor_id in (table.box, table.partner) else TEAM
+    return side, row.data.get("play", "")
+
+
+def _suggestions(game: ChouetteOnlineGame, table: Table) -> list[dict[str, Any]]:
+    """The team's suggested plays for the dice on the board, the latest of each member
+    (oldest first), with the moves the board script draws; none when the team is not
+    to play."""
+    board = table.board
+    if board.phase != "move" or board.turn != TEAM:
+        return []
+    rolled = (
+        ChouetteOnlineAction.objects.filter(game=game, kind="roll")
+        .order_by("-seq")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    found: dict[int, dict[str, Any]] = {}
+    rows = game.team_messages.exclude(play="").select_related("author").order_by("id")
+    for m in rows if rolled is None else rows.filter(created_at__gte=rolled):
+        found.pop(m.author_id, None)  # the latest last
+        found[m.author_id] = {"name": m.author.name, "play": m.play}
+    shown = list(found.values())
+    for i, s in enumerate(shown):
+        s["index"] = i % 4
+        s["moves"] = last_play_moves(s["play"])
+    return shown
+
+
+@never_cache
+@require_GET
+def board_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The table's board as an SVG image with ``?position=`` (a Position ID) on it: the
+    board's own or one on the way through the roll being played (the board script shows
+    these while the mover arranges a play). Read-only: what the page shows anyone."""
+    game = _game_or_404(game_id)
+    table = Table.from_dict(game.table)
+    try:
+        position = position_on_the_way(table.board, request.GET.get("position", ""))
+    except EngineError:
+        return HttpResponseBadRequest(_("That is not a Position ID."), content_type="text/plain")
+    if position is None:
+        return HttpResponseBadRequest(
+            _("That position is not on the way through this turn."), content_type="text/plain"
+        )
+    me = Player.of_user(request.user)
+    view = selectors.online_game_view(game, viewer=None if me is None else me.pk)
+    viewer_side = BOX if view["viewer_role"] in ("box", "partner") else TEAM
+    home = request.GET.get("home") or (me.board_orientation if me else "right")
+    svg = _board_svg(
+        table,
+        viewer_side,
+        home,
+        game.number,
+        position=position,
+        last_play=_last_play(table, game),
+    )
+    return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
 
 
 def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
@@ -169,8 +269,16 @@ def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
                 "view": view,
                 "names": names,
                 "board_svg": mark_safe(  # noqa: S308 - built by render_board, text escaped
-                    _board_svg(table, viewer_side, home, game.number)
+                    _board_svg(
+                        table, viewer_side, home, game.number, last_play=_last_play(table, game)
+                    )
                 ),
+                "board_settings": board_settings(me),
+                # The mover's ways to arrange the play on the board (static/games/board.js).
+                "play_steps": play_steps_data(table.board)
+                if game.is_playing and (view["actions"] or {}).get("play")
+                else None,
+                "suggestions": _suggestions(game, table) if view["in_team"] else [],
                 "home": "left" if home == "left" else "right",
                 "moves": moves,
                 "role_label": ROLE_LABELS[view["viewer_role"]],

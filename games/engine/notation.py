@@ -105,6 +105,12 @@ def _parse(text: str) -> list[list[int]]:
     return chains
 
 
+def play_moves(text: str) -> list[tuple[int, int]]:
+    """Where each checker of a play written in ``text`` left from and went to, in the
+    mover's numbering (25 the bar, 0 off), one pair per checker; raises invalid_notation."""
+    return [(chain[0], chain[-1]) for chain in _parse(text)]
+
+
 def _apply(pos: Position, chains: list[list[int]]) -> Position:
     """The position after moving the checkers along ``chains`` (landing on a blot hits it;
     an elided intermediate point is passed without landing). Raises illegal_play when a

@@ -28,6 +28,12 @@ Addressable elements (classes; ``side`` is ``bottom`` or ``top``):
 
 * ``polygon.point[data-point=N]`` the 24 triangles (viewer's numbering), plus
   ``point-highlight`` for highlighted ones; ``text.point-number[data-point=N]``.
+* ``last-move`` with ``last-move-from``/``last-move-to`` on the points (and ``rect.bar``,
+  ``rect.tray``) of :attr:`BoardView.last_move`, and ``last-move`` on the checker stacks
+  of ``last_move_side`` it landed on.
+* ``g.hits`` drawn last: transparent ``rect.hit[data-point=N]`` tap areas, one per point
+  (its whole column, half the board's height), ``data-point=bar`` (the bar) and
+  ``data-point=off`` (the tray and the frame beside it), for static/games/board.js.
 * ``g.checkers.checkers-{side}[data-point=N][data-count=C]`` one stack on a point, holding
   at most five ``circle.checker.checker-{side}`` and, beyond five, a
   ``text.checker-count`` with the full count. ``data-point`` is ``bar`` for the bar.
@@ -65,11 +71,13 @@ __all__ = ["BoardView", "Home", "Side", "render_board", "view_from_position"]
 # All lengths are viewBox units. The board is laid out with the home board on the right
 # and mirrored horizontally (text stays readable) for home="left".
 
-STRIP: Final = 72  # side strip: pips, cube, unentered, Crawford marker
+STRIP: Final = 60  # side strip: pips, cube, unentered, Crawford marker
 FRAME: Final = 14  # wooden frame between strip, boards and tray
 POINT_W: Final = 60  # width of one point
-BAR_W: Final = 64
-TRAY_W: Final = 68
+# The bar and the tray are wide enough to be tapped: 124 of the 1070 units are 45 CSS px
+# on a 390 px phone showing the board edge to edge (tests/browser/test_board.py).
+BAR_W: Final = 124
+TRAY_W: Final = 124
 RAIL: Final = 40  # frame height above and below the playing surface (point numbers)
 CHECKER_D: Final = 56  # stacking step of checkers
 CHECKER_R: Final = 27
@@ -78,12 +86,12 @@ HALF_H: Final = MAX_SHOWN * CHECKER_D  # 280: one row of points
 GAP: Final = 100  # between the two rows of points: the dice
 TRIANGLE_H: Final = 258
 
-OUTER_X0: Final = STRIP + FRAME  # 86
-BAR_X0: Final = OUTER_X0 + 6 * POINT_W  # 446
-HOME_X0: Final = BAR_X0 + BAR_W  # 510
-HOME_X1: Final = HOME_X0 + 6 * POINT_W  # 870
-TRAY_X0: Final = HOME_X1 + FRAME  # 884
-WIDTH: Final = TRAY_X0 + TRAY_W + FRAME  # 966
+OUTER_X0: Final = STRIP + FRAME  # 74
+BAR_X0: Final = OUTER_X0 + 6 * POINT_W  # 434
+HOME_X0: Final = BAR_X0 + BAR_W  # 558
+HOME_X1: Final = HOME_X0 + 6 * POINT_W  # 918
+TRAY_X0: Final = HOME_X1 + FRAME  # 932
+WIDTH: Final = TRAY_X0 + TRAY_W + FRAME  # 1070
 SURF_Y0: Final = RAIL  # 40
 SURF_Y1: Final = RAIL + 2 * HALF_H + GAP  # 700
 HEIGHT: Final = SURF_Y1 + RAIL  # 740
@@ -94,7 +102,7 @@ TRAY_CX: Final = TRAY_X0 + TRAY_W // 2
 
 CUBE_SIZE: Final = 52
 DIE_SIZE: Final = 48
-OFF_SLAB_W: Final = 52
+OFF_SLAB_W: Final = 84
 OFF_SLAB_H: Final = 14
 OFF_STEP: Final = 17
 
@@ -109,6 +117,7 @@ C_BAR: Final = "#4e311c"
 C_POINT_ODD: Final = "#e4d3ac"  # the viewer's odd points: 1, 3, ... (24 is opposite 1)
 C_POINT_EVEN: Final = "#a9432e"
 C_HIGHLIGHT: Final = "#ffd23f"
+C_LAST_MOVE: Final = "#ff8a3d"
 C_RAIL_TEXT: Final = "#f3e7cf"
 C_RAIL_TEXT_DIM: Final = "#cdb894"
 CHECKER_FILL: Final = {"bottom": "#f7f2e7", "top": "#26211d"}
@@ -158,7 +167,12 @@ class BoardView:
         title: the accessible name (already translated); ``description`` an optional
             longer text for ``<desc>``.
         crawford: show the Crawford marker (R11).
-        highlight: viewer's point numbers (1-24) to highlight, e.g. the last move.
+        highlight: viewer's point numbers (1-24) to highlight.
+        last_move: the last play of ``last_move_side`` as ``(from, to)`` pairs in the
+            viewer's numbering (25: the bar, 0: borne off), one per checker moved: its
+            points are marked ``last-move`` (the opponent's last move, on the match page
+            and the chouette table).
+        last_move_side: whose checkers moved in ``last_move``.
         svg_id: prefix for the element IDs, unique per page when a page shows two boards.
         pip_label: the short word above the pip counts (already translated).
     """
@@ -180,6 +194,8 @@ class BoardView:
     description: str = ""
     crawford: bool = False
     highlight: frozenset[int] = field(default_factory=frozenset)
+    last_move: tuple[tuple[int, int], ...] = ()
+    last_move_side: Side = "top"
     svg_id: str = "board"
     pip_label: str = "pips"
 
@@ -215,6 +231,12 @@ class BoardView:
         if any(type(p) is not int or not 1 <= p <= 24 for p in highlight):
             raise ValueError("highlight takes point numbers 1-24")
         object.__setattr__(self, "highlight", highlight)
+        last = tuple((int(a), int(b)) for a, b in self.last_move)
+        if any(not 0 <= p <= 25 for move in last for p in move):
+            raise ValueError("last_move takes points 0-25")
+        object.__setattr__(self, "last_move", last)
+        if self.last_move_side not in ("bottom", "top"):
+            raise ValueError(f"bad last_move_side {self.last_move_side!r}")
         if not _SVG_ID.match(self.svg_id):
             raise ValueError(f"svg_id must be a plain XML name, got {self.svg_id!r}")
 
@@ -233,6 +255,8 @@ def view_from_position(
     crawford: bool = False,
     show_pips: bool = True,
     highlight: Iterable[int] = (),
+    last_move: Iterable[tuple[int, int]] = (),
+    last_move_by_mover: bool = False,
     svg_id: str = "board",
     pip_label: str = "pips",
 ) -> BoardView:
@@ -241,7 +265,9 @@ def view_from_position(
     ``viewer_is_mover`` says whether the viewer (drawn at the bottom) is the player on roll.
     ``dice`` are the mover's roll (the position is seen from the player on roll, R1), so
     they are drawn on the mover's side. ``cube_owner`` is in mover/opponent terms;
-    ``highlight`` is in the viewer's numbering.
+    ``highlight`` is in the viewer's numbering; ``last_move`` is a play of the mover
+    (``last_move_by_mover``) or of the opponent, as ``(from, to)`` pairs in that player's
+    own numbering (25 the bar, 0 off).
     """
     mover: Side = "bottom" if viewer_is_mover else "top"
     opponent: Side = "top" if viewer_is_mover else "bottom"
@@ -281,9 +307,20 @@ def view_from_position(
         description=description,
         crawford=crawford,
         highlight=frozenset(highlight),
+        last_move=tuple(
+            (_seen_by(a, flip), _seen_by(b, flip))
+            for a, b in last_move
+            for flip in ((mover if last_move_by_mover else opponent) == "top",)
+        ),
+        last_move_side=mover if last_move_by_mover else opponent,
         svg_id=svg_id,
         pip_label=pip_label,
     )
+
+
+def _seen_by(point: int, flip: bool) -> int:
+    """A point in its player's numbering (25 bar, 0 off) in the viewer's numbering."""
+    return 25 - point if flip and 1 <= point <= 24 else point
 
 
 # ------------------------------------------------------------------------ rendering
@@ -333,7 +370,7 @@ def _point_x(point: int) -> int:
     return HOME_X0 + (point - 19) * POINT_W + half
 
 
-def _draw_frame(c: _Canvas) -> None:
+def _draw_frame(c: _Canvas, view: BoardView) -> None:
     c.rect(0, 0, WIDTH, HEIGHT, class_="frame", fill=C_FRAME, rx=10)
     c.rect(
         OUTER_X0, SURF_Y0, 6 * POINT_W, SURF_Y1 - SURF_Y0, class_="board-half outer", fill=C_FELT
@@ -344,9 +381,9 @@ def _draw_frame(c: _Canvas) -> None:
         SURF_Y0 - 6,
         BAR_W,
         SURF_Y1 - SURF_Y0 + 12,
-        class_="bar",
+        class_="bar" + _last_move_classes(view, 25),
         fill=C_BAR,
-        stroke=C_FRAME_EDGE,
+        stroke=C_LAST_MOVE if _last_move_classes(view, 25) else C_FRAME_EDGE,
         stroke_width=2,
     )
     c.rect(
@@ -354,9 +391,9 @@ def _draw_frame(c: _Canvas) -> None:
         SURF_Y0,
         TRAY_W,
         SURF_Y1 - SURF_Y0,
-        class_="tray",
+        class_="tray" + _last_move_classes(view, 0),
         fill=C_TRAY,
-        stroke=C_FRAME_EDGE,
+        stroke=C_LAST_MOVE if _last_move_classes(view, 0) else C_FRAME_EDGE,
         stroke_width=2,
         rx=4,
     )
@@ -377,14 +414,16 @@ def _draw_points(c: _Canvas, view: BoardView) -> None:
             base, apex = SURF_Y0, SURF_Y0 + TRIANGLE_H
         tone = "point-light" if point % 2 else "point-dark"
         lit = point in view.highlight
+        last = _last_move_classes(view, point)
         c.polygon(
             ((cx - half + 1, base), (cx + half - 1, base), (cx, apex)),
-            class_=f"point {tone}" + (" point-highlight" if lit else ""),
+            class_=f"point {tone}" + (" point-highlight" if lit else "") + last,
             data_point=point,
             fill=C_POINT_ODD if point % 2 else C_POINT_EVEN,
-            stroke=C_HIGHLIGHT if lit else None,
-            stroke_width=4 if lit else None,
-            stroke_linejoin="round" if lit else None,
+            stroke=C_HIGHLIGHT if lit else C_LAST_MOVE if last else None,
+            stroke_width=4 if lit or last else None,
+            stroke_linejoin="round" if lit or last else None,
+            stroke_dasharray="8 5" if "last-move-from" in last and not lit else None,
         )
     for point in range(1, 25):
         y = HEIGHT - 12 if point <= 12 else RAIL - 12
@@ -402,6 +441,16 @@ def _draw_points(c: _Canvas, view: BoardView) -> None:
         )
 
 
+def _last_move_classes(view: BoardView, point: int) -> str:
+    """`` last-move last-move-from``/``-to`` for a point (0-25) of the last move."""
+    names = []
+    if any(a == point for a, _ in view.last_move):
+        names.append("last-move-from")
+    if any(b == point for _, b in view.last_move):
+        names.append("last-move-to")
+    return " last-move " + " ".join(names) if names else ""
+
+
 def _draw_stack(
     c: _Canvas,
     side: Side,
@@ -410,11 +459,11 @@ def _draw_stack(
     first_cy: int,
     step: int,
     data_point: str | int,
+    extra: str = "",
 ) -> None:
     """A stack of ``count`` checkers from ``first_cy`` in direction ``step`` (at most 5)."""
-    c.add(
-        f"<g{_attrs(class_=f'checkers checkers-{side}', data_point=data_point, data_count=count)}>"
-    )
+    classes = f"checkers checkers-{side}{extra}"
+    c.add(f"<g{_attrs(class_=classes, data_point=data_point, data_count=count)}>")
     shown = min(count, MAX_SHOWN)
     for k in range(shown):
         cy = first_cy + k * step
@@ -455,12 +504,12 @@ def _draw_checkers(c: _Canvas, view: BoardView) -> None:
         cx = _point_x(point)
         bottom = view.bottom[point - 1]
         top = view.top[24 - point]  # the top player's point 25 - p
-        if bottom:
-            row_first, step = (first_bottom, -CHECKER_D) if point <= 12 else (first_top, CHECKER_D)
-            _draw_stack(c, "bottom", bottom, cx, row_first, step, point)
-        if top:
-            row_first, step = (first_bottom, -CHECKER_D) if point <= 12 else (first_top, CHECKER_D)
-            _draw_stack(c, "top", top, cx, row_first, step, point)
+        row_first, step = (first_bottom, -CHECKER_D) if point <= 12 else (first_top, CHECKER_D)
+        for side, count in (("bottom", bottom), ("top", top)):
+            if count:
+                moved = side == view.last_move_side and any(b == point for _, b in view.last_move)
+                extra = " last-move" if moved else ""
+                _draw_stack(c, side, count, cx, row_first, step, point, extra)
     # The bar: each side's checkers in its own half, from the middle outwards.
     offset = 6 + CHECKER_D // 2
     if view.bottom[24]:
@@ -653,6 +702,20 @@ def _draw_dice(c: _Canvas, view: BoardView) -> None:
     c.add("</g>")
 
 
+def _draw_hits(c: _Canvas) -> None:
+    """Transparent tap areas over everything (static/games/board.js): each point's whole
+    column, half the board's height from its rail to the middle; the bar; the tray with
+    the frame beside it."""
+    c.add(f"<g{_attrs(class_='hits', fill='#000', fill_opacity='0')}>")
+    half = POINT_W // 2
+    for point in range(1, 25):
+        y = MID_Y if point <= 12 else 0
+        c.rect(_point_x(point) - half, y, POINT_W, HEIGHT // 2, class_="hit", data_point=point)
+    c.rect(BAR_X0, 0, BAR_W, HEIGHT, class_="hit hit-bar", data_point="bar")
+    c.rect(HOME_X1, 0, WIDTH - HOME_X1, HEIGHT, class_="hit hit-off", data_point="off")
+    c.add("</g>")
+
+
 def render_board(view: BoardView) -> str:
     """The board as an ``<svg>`` element string: responsive, accessible, deterministic."""
     c = _Canvas(mirrored=view.home == "left")
@@ -673,11 +736,12 @@ def render_board(view: BoardView) -> str:
     c.add(f"<title{_attrs(id=title_id)}>{escape(view.title)}</title>")
     if view.description:
         c.add(f"<desc{_attrs(id=desc_id)}>{escape(view.description)}</desc>")
-    _draw_frame(c)
+    _draw_frame(c, view)
     _draw_points(c, view)
     _draw_checkers(c, view)
     _draw_off(c, view)
     _draw_strip(c, view)
     _draw_dice(c, view)
+    _draw_hits(c)
     c.add("</svg>")
     return "\n".join(c.out)

@@ -3,8 +3,8 @@ the form posts that carry a player's action to the same services the API uses.
 
 Every page works without JavaScript: the controls are plain forms, a play is picked from
 a list of the legal plays, and a page waiting for the opponent refreshes itself. With
-JavaScript (``static/games/arrange.js``) the player to move may also build the play one
-die at a time on the board, undo and start again before submitting it (R14): the page
+JavaScript (``static/games/board.js``) the player to move may also build the play on
+the board, undo and start again before submitting it (R14): the page
 carries the ways to do so (:mod:`games.engine.steps`) and the script fetches the board
 after each step from :func:`game_board_page`.
 """
@@ -33,12 +33,16 @@ from django.views.decorators.http import require_GET, require_POST
 from games.engine.actions import state_from_dict
 from games.engine.errors import EngineError
 from games.engine.game import GameState
-from games.engine.notation import format_play
-from games.engine.position import Position, position_from_id, position_id
-from games.engine.steps import state_play_steps
+from games.engine.position import Position
 from games.errors import ApplicationError, NotFound, ValidationFailed
 from games.models import Game, Match, MatchInvitation, Player
 from games.play import alarms, interchange, invitations, selectors, services
+from games.play.boardplay import (
+    board_settings,
+    last_play_moves,
+    play_steps_data,
+    position_on_the_way,
+)
 from games.play.boardsvg import render_board, view_from_position
 from games.play.interchange import match_export_mat
 from games.play.presets import preset_choices
@@ -175,9 +179,14 @@ def _board_svg(
 ) -> str:
     """The board of ``game`` with ``position`` on it (the state's own, or one on the way
     through the roll being played), seen by player ``my_index`` at the bottom (a
-    spectator: player 0), with the state's dice and cube."""
+    spectator: player 0), with the state's dice and cube and the opponent's last play
+    marked (a spectator sees the last play of either)."""
     match = game.match
     viewer = 0 if my_index is None else my_index
+    last = game.actions.filter(kind="play").order_by("-seq").first()
+    last_moves = []
+    if last is not None and last.player_index is not None and last.player_index != my_index:
+        last_moves = last_play_moves(last.data.get("play"))
     names = (match.player1.name, match.player2.name)
     owner: Literal["mover", "opponent"] | None = None
     if state.cube_owner is not None:
@@ -194,31 +203,11 @@ def _board_svg(
             title=_("Board of game %(number)d: %(bottom)s (bottom) against %(top)s")
             % {"number": game.number, "bottom": names[viewer], "top": names[1 - viewer]},
             crawford=state.match.crawford,
+            last_move=last_moves,
+            last_move_by_mover=last is not None and last.player_index == state.turn,
             pip_label=_("pips"),
         )
     )
-
-
-def _play_steps_data(state: GameState) -> dict[str, Any] | None:
-    """The ways to build the play of the rolled dice one die at a time (R14), for the
-    match page's script: ``nodes[i]`` is ``{"id": Position ID, "dice": dice left,
-    "steps": [[die, from, to, hit (0/1), next node], ...], "play": notation or null}``,
-    node 0 the position before the play; points in the mover's numbering (25 the bar,
-    0 off). A node with a ``play`` is a legal play: its ``id`` is what the form posts."""
-    graph = state_play_steps(state)
-    if graph is None or not graph.dice_used:
-        return None
-    return {
-        "nodes": [
-            {
-                "id": position_id(node.position),
-                "dice": list(node.dice_left),
-                "steps": [[s.die, s.source, s.dest, int(s.hit), s.node] for s in node.steps],
-                "play": None if node.play is None else format_play(node.play),
-            }
-            for node in graph.nodes
-        ]
-    }
 
 
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -253,7 +242,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 "moves": _move_list(game, names),
                 "home": home,
                 # Only the player who is to play gets the steps to arrange the play with.
-                "play_steps": _play_steps_data(state) if "play" in actions else None,
+                "play_steps": play_steps_data(state) if "play" in actions else None,
+                "board_settings": board_settings(me),
                 "clock": _clock_display(view["clock"]),
                 # A money session ends between games: before anyone plays the new one.
                 "can_end_session": match.is_money
@@ -327,20 +317,10 @@ def game_board_page(request: HttpRequest, game_id: int) -> HttpResponse:
     except NotFound:
         raise Http404 from None
     state = state_from_dict(game.state)
-    wanted = request.GET.get("position", "")
     try:
-        position_from_id(wanted)
+        position = position_on_the_way(state, request.GET.get("position", ""))
     except EngineError:
         return _bad_request(_("That is not a Position ID."))
-    position = None
-    if wanted == position_id(state.position):
-        position = state.position
-    else:
-        graph = state_play_steps(state)
-        for node in graph.nodes if graph is not None else ():
-            if position_id(node.position) == wanted:
-                position = node.position  # (unentered Acey-Deucey checkers kept)
-                break
     if position is None:
         return _bad_request(_("That position is not on the way through this turn."))
     my_index, home = _viewer(request, game.match)[1:]

@@ -51,6 +51,12 @@ class MySettingsOutput(serializers.Serializer):
     switch_sides_after_match = serializers.BooleanField(
         help_text="the home board moves to the other side each time a match they played finishes"
     )
+    auto_roll = serializers.BooleanField(
+        help_text="the board rolls by itself when it is their turn and no double is possible"
+    )
+    auto_confirm_forced = serializers.BooleanField(
+        help_text="the board submits a roll's play by itself when it is the only legal one"
+    )
     version = serializers.IntegerField(
         source="settings_version",
         help_text="bumped by every change (a match's switch too); send it back to be told "
@@ -65,14 +71,17 @@ class MySettingsInput(serializers.Serializer):
         max_length=10, required=False, help_text="right or left (400 invalid_board_orientation)"
     )
     switch_sides_after_match = serializers.BooleanField(required=False)
+    auto_roll = serializers.BooleanField(required=False)
+    auto_confirm_forced = serializers.BooleanField(required=False)
     version = serializers.IntegerField(
         min_value=0, required=False, help_text="the version read; left out: no check"
     )
 
 
 class MySettingsApi(APIView):
-    """The requester's board settings (seed 000): where the home board is drawn, and
-    whether it switches sides after each match. ``PATCH`` changes the fields given."""
+    """The requester's board settings (seed 000): where the home board is drawn,
+    whether it switches sides after each match, and whether the board rolls and plays a
+    forced play by itself (issue 27). ``PATCH`` changes the fields given."""
 
     permission_classes = [permissions.IsAuthenticated]
     parser_classes = json_parsers()
@@ -115,6 +124,8 @@ class MySettingsApi(APIView):
             player_id=me.pk,
             board_orientation=given.get("board_orientation"),
             switch_sides_after_match=given.get("switch_sides_after_match"),
+            auto_roll=given.get("auto_roll"),
+            auto_confirm_forced=given.get("auto_confirm_forced"),
             expected_version=given.get("version"),
         )
         return Response(MySettingsOutput(player).data)

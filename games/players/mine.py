@@ -36,6 +36,21 @@ class BoardSettingsForm(forms.Form):
             "your home board moves to the other side for the next one."
         ),
     )
+    auto_roll = forms.BooleanField(
+        label=gettext_lazy("Roll automatically"),
+        required=False,
+        help_text=gettext_lazy(
+            "When it is your turn and you cannot double (the cube is not yours to turn, or "
+            "it is the Crawford game), the dice are rolled for you."
+        ),
+    )
+    auto_confirm_forced = forms.BooleanField(
+        label=gettext_lazy("Play forced moves automatically"),
+        required=False,
+        help_text=gettext_lazy(
+            "When your roll can be played in one way only, it is played for you without a tap."
+        ),
+    )
     #: The settings version the form was opened at (``Player.settings_version``); a post
     #: without one (none of this page's) is not checked, as the API's PATCH.
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
@@ -45,6 +60,8 @@ def _initial(player: Player) -> dict[str, object]:
     return {
         "board_orientation": player.board_orientation,
         "switch_sides_after_match": player.switch_sides_after_match,
+        "auto_roll": player.auto_roll,
+        "auto_confirm_forced": player.auto_confirm_forced,
         "version": player.settings_version,
     }
 
@@ -64,6 +81,8 @@ def my_settings_page(request: HttpRequest) -> HttpResponse:
                     player_id=me.pk,
                     board_orientation=data["board_orientation"],
                     switch_sides_after_match=data["switch_sides_after_match"],
+                    auto_roll=data["auto_roll"],
+                    auto_confirm_forced=data["auto_confirm_forced"],
                     expected_version=data["version"],
                 )
             except ApplicationError as exc:

@@ -25,6 +25,8 @@ def player_settings_update(
     player_id: int,
     board_orientation: str | None = None,
     switch_sides_after_match: bool | None = None,
+    auto_roll: bool | None = None,
+    auto_confirm_forced: bool | None = None,
     expected_version: int | None = None,
 ) -> Player:
     """Change the given settings of a player (``None``: left as it is) and return the
@@ -53,11 +55,13 @@ def player_settings_update(
                     "board_orientation": player.board_orientation,
                 },
             )
-        changes: dict[str, Any] = {}
-        if board_orientation is not None:
-            changes["board_orientation"] = board_orientation
-        if switch_sides_after_match is not None:
-            changes["switch_sides_after_match"] = switch_sides_after_match
+        given: dict[str, Any] = {
+            "board_orientation": board_orientation,
+            "switch_sides_after_match": switch_sides_after_match,
+            "auto_roll": auto_roll,
+            "auto_confirm_forced": auto_confirm_forced,
+        }
+        changes = {name: value for name, value in given.items() if value is not None}
         if changes:
             for name, value in changes.items():
                 setattr(player, name, value)

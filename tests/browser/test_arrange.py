@@ -1,5 +1,5 @@
-"""Arranging a play one die at a time in a real browser (static/games/arrange.js, R14):
-step buttons, clicks on the board, Undo, Reset and Submit."""
+"""Arranging a play in a real browser (static/games/board.js, R14): step buttons, taps on
+the board's columns, Undo, Reset and Submit."""
 
 from __future__ import annotations
 
@@ -34,6 +34,11 @@ def _checkers(browser, point: int | str) -> int:
         "return g ? Number(g.getAttribute('data-count')) : 0;",
         str(point),
     )
+
+
+def tap(browser, point: int | str) -> None:
+    """Tap the tap area of a point's column (``bar``, ``off``): what a finger hits."""
+    browser.find_element(By.CSS_SELECTOR, f'.board rect.hit[data-point="{point}"]').click()
 
 
 def _step(browser, label: str):
@@ -72,8 +77,8 @@ def test_arrange_undo_and_submit_a_play(browser, live_server, log_in, wait, open
     assert _checkers(browser, 8) == 3
     assert _role(browser, "dice").text == "3 1"
 
-    # On the board: the checker on 8 can go to 7 or 5, so it is picked first; then 5.
-    browser.find_element(By.CSS_SELECTOR, '.board g.checkers-bottom[data-point="8"] circle').click()
+    # On the board: the checker on 8 can go to 7, 5 or 4, so it is picked first; then 5.
+    tap(browser, 8)
     wait.until(
         lambda b: (
             "arrange-target"
@@ -82,7 +87,7 @@ def test_arrange_undo_and_submit_a_play(browser, live_server, log_in, wait, open
             ).get_attribute("class")
         )
     )
-    browser.find_element(By.CSS_SELECTOR, '.board polygon.point[data-point="5"]').click()
+    tap(browser, 5)
     wait.until(lambda b: _checkers(b, 5) == 1)
     # Reset, then once more: 8/5 on the board, then 6/5 with a button.
     _role(browser, "reset").click()
@@ -129,9 +134,9 @@ def test_without_the_script_the_list_of_plays_is_used(browser, live_server, log_
     assert Game.objects.get(pk=game.pk).version == 2
 
 
-def test_a_double_takes_four_clicks_on_the_board(browser, live_server, log_in, wait, opening):
-    """6-6: a checker with one place to go moves at the first click; the dice played are
-    dimmed on the board."""
+def test_a_double_on_the_board(browser, live_server, log_in, wait, opening):
+    """6-6: each checker is picked, then put on a marked point; the dice played are
+    dimmed on the board; Undo takes back a whole move of one checker."""
     anna, match, game = opening
     bence = match.player2
     services.game_play(game_id=game.pk, player=anna, expected_version=1, play="8/5 6/5")
@@ -140,11 +145,18 @@ def test_a_double_takes_four_clicks_on_the_board(browser, live_server, log_in, w
     browser.get(f"{live_server.url}/matches/{match.pk}/")
     wait.until(ec.visibility_of_element_located((By.ID, "arrange")))
     assert _role(browser, "dice").text == "6 6 6 6"
-    for point, count in ((24, 1), (24, 0), (13, 4), (13, 3)):
-        browser.find_element(
-            By.CSS_SELECTOR, f'.board g.checkers-bottom[data-point="{point}"] circle'
-        ).click()
-        wait.until(lambda b, point=point, count=count: _checkers(b, point) == count)
+    for source, dest, count in ((24, 18, 1), (24, 18, 0), (13, 7, 4), (13, 7, 3)):
+        tap(browser, source)
+        wait.until(
+            lambda b, dest=dest: (
+                "arrange-target"
+                in b.find_element(
+                    By.CSS_SELECTOR, f'.board rect.hit[data-point="{dest}"]'
+                ).get_attribute("class")
+            )
+        )
+        tap(browser, dest)
+        wait.until(lambda b, source=source, count=count: _checkers(b, source) == count)
     wait.until(lambda b: _role(b, "submit").is_enabled())
     assert _role(browser, "played").text == "24/18(2) 13/7(2)"
     assert len(browser.find_elements(By.CSS_SELECTOR, ".board g.die.arrange-used")) == 2

@@ -169,7 +169,7 @@ def test_the_games_pages_fit_a_phone_and_their_controls_are_44px(phone, asgi_ser
 
 
 def _to_play(driver) -> None:
-    """Wait for the arranging panel of the player to move (static/games/arrange.js)."""
+    """Wait for the arranging panel of the player to move (static/games/board.js)."""
     WebDriverWait(driver, 5).until(
         lambda d: d.execute_script(
             "const p = document.getElementById('arrange'); return p && !p.hidden;"

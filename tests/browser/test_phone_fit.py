@@ -184,6 +184,7 @@ NOT_PAGES: dict[str, str] = {
     "api-schema": "the OpenAPI schema (YAML)",
     "games:match-export": ".mat file",
     "games:game-board": "SVG image",
+    "chouette:play-board": "SVG image",
     "tournaments:flight-finishing-order-csv": "CSV file",
     "tournaments:flight-draw-pdf": "PDF",
     "tournaments:flight-round-pdf": "PDF",

@@ -63,7 +63,7 @@ def test_the_player_to_move_gets_the_steps_of_every_legal_play(client, started):
     }
     # The arranging panel is there but hidden until the script shows it; the list stays.
     assert re.search(r'<div class="arrange" id="arrange" hidden', html)
-    assert "/static/games/arrange.js" in html
+    assert "/static/games/board.js" in html
     assert f'data-board-url="/games/{game.pk}/board.svg?home=right"' in html
     assert '<select id="play" name="position_id"' in html
 

@@ -347,6 +347,46 @@ def test_highlighted_points() -> None:
     assert sorted(int(el.get("data-point", "0")) for el in lit) == [6, 24]
 
 
+def test_the_last_move_is_marked_on_its_points_and_the_stack_it_reached() -> None:
+    """The opponent's 24/13 and bar/22 (their numbering) are the viewer's 1 -> 12 and
+    bar -> 3: marked ``last-move`` with from/to, the top stack on 12 too."""
+    position = start_position()
+    root = parse(view_from_position(position, viewer_is_mover=True, last_move=[(24, 13), (25, 22)]))
+    froms = find_all(root, "last-move-from")
+    tos = find_all(root, "last-move-to")
+    assert sorted(el.get("data-point") or el.get("class", "").split()[0] for el in froms) == [
+        "1",
+        "bar",
+    ]
+    assert sorted(el.get("data-point", "") for el in tos) == ["12", "3"]
+    moved = find_all(root, "last-move", "g")
+    assert [(g.get("data-point"), "checkers-top" in classes(g)) for g in moved] == [("12", True)]
+    # The mover's own last move stays in the mover's numbering.
+    root = parse(
+        view_from_position(
+            position, viewer_is_mover=True, last_move=[(8, 0)], last_move_by_mover=True
+        )
+    )
+    assert [el.get("data-point") for el in find_all(root, "last-move-from")] == ["8"]
+    assert "last-move-to" in classes(find_one(root, "tray", "rect"))
+
+
+def test_tap_areas_cover_each_column_the_bar_and_the_tray() -> None:
+    root = parse(start_view())
+    hits = find_all(root, "hit", "rect")
+    names = [h.get("data-point") for h in hits]
+    assert names == [str(p) for p in range(1, 25)] + ["bar", "off"]
+    height = float(root.get("viewBox", "").split()[3])
+    width = float(root.get("viewBox", "").split()[2])
+    for hit in hits[:24]:
+        assert float(hit.get("height", "0")) == height / 2  # the whole column
+    # The bar and the tray are wide enough to be 44 px on a 390 px phone.
+    for hit in hits[24:]:
+        assert float(hit.get("width", "0")) / width * 390 >= 44
+    # Drawn last: nothing is on top of them.
+    assert list(root)[-1].get("class") == "hits"
+
+
 # ---------------------------------------------------------------------- validation
 
 
@@ -363,6 +403,8 @@ def test_highlighted_points() -> None:
         ({"dice_owner": "left"}, "bad dice owner"),
         ({"home": "top"}, "home must be"),
         ({"highlight": frozenset({25})}, "highlight"),
+        ({"last_move": ((26, 3),)}, "last_move"),
+        ({"last_move_side": "left"}, "last_move_side"),
         ({"svg_id": 'x" onload="y'}, "svg_id"),
         ({"bottom_off": -1}, "bottom_off"),
     ],

@@ -67,6 +67,8 @@ def test_a_new_player_has_the_home_board_bottom_right_everywhere(client) -> None
     assert api_client(a.user).get(API).json() == {
         "board_orientation": "right",
         "switch_sides_after_match": False,
+        "auto_roll": False,
+        "auto_confirm_forced": False,
         "version": 0,
     }
 
@@ -298,6 +300,8 @@ def test_the_api_reads_and_patches_the_settings() -> None:
     assert changed.json() == {
         "board_orientation": "right",
         "switch_sides_after_match": True,
+        "auto_roll": False,
+        "auto_confirm_forced": False,
         "version": 1,
     }
     changed = api.patch(API, {"board_orientation": "left", "version": 1}, format="json")
@@ -311,6 +315,7 @@ def test_the_api_reads_and_patches_the_settings() -> None:
         ({"board_orientation": "middle"}, 400, "invalid_board_orientation"),
         ({"board_orientation": ""}, 400, "invalid"),
         ({"switch_sides_after_match": "perhaps"}, 400, "invalid"),
+        ({"auto_roll": "perhaps"}, 400, "invalid"),
         ({"version": -1}, 400, "invalid"),
         ({"board_orientation": "left", "version": 7}, 409, "stale_settings"),
     ],
@@ -410,3 +415,32 @@ def test_the_api_game_says_where_the_requester_draws_the_home_board() -> None:
     )
     assert played.status_code == 200, played.content
     assert played.json()["home"] == mover.board_orientation
+
+
+# ====================================================================== the board's two
+def test_auto_roll_and_forced_plays_are_set_on_the_page_and_the_api_and_reach_the_board(
+    client,
+) -> None:
+    """Issue 27: the two settings the board script acts on, stored by the page and the
+    API, rendered on the match page's board as data attributes (off: none)."""
+    me, other = UserPlayerFactory(), UserPlayerFactory()
+    match = services.match_create(player1=me, player2=other, length=3)
+    services.match_start(match_id=match.pk, dice=ScriptedDice([3, 1]))
+    _english(client).force_login(me.user)
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "data-auto-roll" not in html and "data-auto-confirm" not in html
+    assert "Roll automatically" in client.get(URL).content.decode()
+    saved = client.post(
+        URL,
+        {"board_orientation": "right", "auto_roll": "on", "auto_confirm_forced": "on"},
+    )
+    assert saved.status_code == 302
+    me.refresh_from_db()
+    assert (me.auto_roll, me.auto_confirm_forced, me.settings_version) == (True, True, 1)
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'data-auto-roll="1"' in html and 'data-auto-confirm="1"' in html
+    answer = api_client(me.user).patch(API, {"auto_roll": False}, format="json")
+    assert answer.status_code == 200
+    assert (answer.json()["auto_roll"], answer.json()["auto_confirm_forced"]) == (False, True)
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "data-auto-roll" not in html and 'data-auto-confirm="1"' in html
