@@ -31,6 +31,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", pages.match_page, name="match"),
     path("matches/<int:match_id>/export.mat", pages.match_export_page, name="match-export"),
     path("matches/<int:match_id>/end/", pages.match_end_session_page, name="match-end"),
+    path("matches/<int:match_id>/rematch/", pages.match_rematch_page, name="match-rematch"),
     path("games/<int:game_id>/act/", pages.game_action_page, name="game-act"),
     path("games/<int:game_id>/board.svg", pages.game_board_page, name="game-board"),
     path("players/me/settings/", mine.my_settings_page, name="my-settings"),

@@ -51,6 +51,9 @@ class MySettingsOutput(serializers.Serializer):
     switch_sides_after_match = serializers.BooleanField(
         help_text="the home board moves to the other side each time a match they played finishes"
     )
+    turn_sound = serializers.BooleanField(
+        help_text="a short beep on the match page when it becomes the requester's turn"
+    )
     version = serializers.IntegerField(
         source="settings_version",
         help_text="bumped by every change (a match's switch too); send it back to be told "
@@ -65,6 +68,7 @@ class MySettingsInput(serializers.Serializer):
         max_length=10, required=False, help_text="right or left (400 invalid_board_orientation)"
     )
     switch_sides_after_match = serializers.BooleanField(required=False)
+    turn_sound = serializers.BooleanField(required=False)
     version = serializers.IntegerField(
         min_value=0, required=False, help_text="the version read; left out: no check"
     )
@@ -115,6 +119,7 @@ class MySettingsApi(APIView):
             player_id=me.pk,
             board_orientation=given.get("board_orientation"),
             switch_sides_after_match=given.get("switch_sides_after_match"),
+            turn_sound=given.get("turn_sound"),
             expected_version=given.get("version"),
         )
         return Response(MySettingsOutput(player).data)

@@ -36,6 +36,13 @@ class BoardSettingsForm(forms.Form):
             "your home board moves to the other side for the next one."
         ),
     )
+    turn_sound = forms.BooleanField(
+        label=gettext_lazy("A sound when it becomes my turn"),
+        required=False,
+        help_text=gettext_lazy(
+            "A short beep on the match page when your opponent's move makes it your turn."
+        ),
+    )
     #: The settings version the form was opened at (``Player.settings_version``); a post
     #: without one (none of this page's) is not checked, as the API's PATCH.
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
@@ -45,6 +52,7 @@ def _initial(player: Player) -> dict[str, object]:
     return {
         "board_orientation": player.board_orientation,
         "switch_sides_after_match": player.switch_sides_after_match,
+        "turn_sound": player.turn_sound,
         "version": player.settings_version,
     }
 
@@ -64,6 +72,7 @@ def my_settings_page(request: HttpRequest) -> HttpResponse:
                     player_id=me.pk,
                     board_orientation=data["board_orientation"],
                     switch_sides_after_match=data["switch_sides_after_match"],
+                    turn_sound=data["turn_sound"],
                     expected_version=data["version"],
                 )
             except ApplicationError as exc:

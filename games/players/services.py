@@ -25,6 +25,7 @@ def player_settings_update(
     player_id: int,
     board_orientation: str | None = None,
     switch_sides_after_match: bool | None = None,
+    turn_sound: bool | None = None,
     expected_version: int | None = None,
 ) -> Player:
     """Change the given settings of a player (``None``: left as it is) and return the
@@ -58,6 +59,8 @@ def player_settings_update(
             changes["board_orientation"] = board_orientation
         if switch_sides_after_match is not None:
             changes["switch_sides_after_match"] = switch_sides_after_match
+        if turn_sound is not None:
+            changes["turn_sound"] = turn_sound
         if changes:
             for name, value in changes.items():
                 setattr(player, name, value)
