@@ -6,6 +6,8 @@ page)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.engine.actions import state_from_dict
@@ -195,9 +197,9 @@ def test_a_finished_match_says_who_won_and_offers_a_rematch(client):
     finish_by_resignation(match)  # Anna, to move, resigns a single: Bence wins 1-0
     html = _page(client, b, match)
     assert 'data-testid="match-over"' in html
-    assert "You won the match, Anna 0 – Bence 1." in html
+    assert "You won the match, Anna 0 \u2013 Bence 1." in html
     html = _page(client, a, match)
-    assert "Bence won the match, Anna 0 – Bence 1." in html
+    assert "Bence won the match, Anna 0 \u2013 Bence 1." in html
     assert "Anna resigned a single game: Bence won 1 point." in html
     assert 'data-action="rematch"' in html
     assert 'data-action="rematch"' not in _page(client, None, match)
@@ -277,8 +279,5 @@ def test_the_turn_sound_is_a_setting_off_by_default(client, started):
     assert "data-turn-sound" not in _page(client, None, match)
     client.force_login(a.user)
     page = client.get("/players/me/settings/").content.decode()
-    assert (
-        'name="turn_sound"' in page
-        and "checked"
-        in page.split('name="turn_sound"')[0][-200:] + page.split('name="turn_sound"')[1][:60]
-    )
+    box = re.search(r'<input[^>]*name="turn_sound"[^>]*>', page)
+    assert box is not None and "checked" in box.group(0)

@@ -67,6 +67,7 @@ def test_a_new_player_has_the_home_board_bottom_right_everywhere(client) -> None
     assert api_client(a.user).get(API).json() == {
         "board_orientation": "right",
         "switch_sides_after_match": False,
+        "turn_sound": False,
         "version": 0,
     }
 
@@ -298,6 +299,7 @@ def test_the_api_reads_and_patches_the_settings() -> None:
     assert changed.json() == {
         "board_orientation": "right",
         "switch_sides_after_match": True,
+        "turn_sound": False,
         "version": 1,
     }
     changed = api.patch(API, {"board_orientation": "left", "version": 1}, format="json")
