@@ -9,7 +9,7 @@ Game 1: Anna plays 3-1; Bence doubles, Anna takes (said on both screens); Bence 
 next game is the Crawford game (both screens). Game 2, the Crawford game: Bence plays
 3-1; Anna has no Double; Anna offers to resign a single game and Bence accepts: 2-1.
 Game 3: Anna plays 3-1; Bence resigns, Anna accepts: Anna wins the match 3-1, which
-both screens say.
+both screens say. Anna has the turn sound on: her page beeps when it becomes her turn.
 """
 
 from __future__ import annotations
@@ -117,6 +117,8 @@ def test_a_match_to_3_played_by_tapping_on_two_phones(
     phone, second_phone, asgi_server, monkeypatch
 ):
     anna, bence = UserPlayerFactory(name="Anna"), UserPlayerFactory(name="Bence")
+    anna.turn_sound = True  # her setting: a beep when it becomes her turn
+    anna.save(update_fields=["turn_sound"])
     match = services.match_create(player1=anna, player2=bence, length=3, clock="seed002")
     # The server's dice after the first opening roll: Bence's 6-5, game 2's opening roll
     # (Bence 3, Anna 1), game 3's (Anna 3, Bence 1).
@@ -147,6 +149,10 @@ def test_a_match_to_3_played_by_tapping_on_two_phones(
     _tap(b, "button[value=roll]")
     _tap_play(b, [(13, 7), (13, 8)])
     _says(a, "Your turn.", "Bence played 6-5: 13/8 13/7")
+    # Her turn came by a live update: the page beeped (static/games/matchwords.js) each
+    # time so far: after the double and after this play; Bence's page never does.
+    assert a.execute_script("return document.body.dataset.turnBeeps") == "2"
+    assert b.execute_script("return document.body.dataset.turnBeeps || '0'") == "0"
     _tap(a, "button[value=double]")
     drop = "Drop: you lose 2 points, the score becomes Anna 2 \u2013 Bence 0 (Crawford game next)."
     _says(b, "Anna doubles to 4", "Take: the game is played for 4 points", drop)
