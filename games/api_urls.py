@@ -27,6 +27,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", play.MatchDetailApi.as_view(), name="match-detail"),
     path("matches/<int:match_id>/start/", play.MatchStartApi.as_view(), name="match-start"),
     path("matches/<int:match_id>/end/", play.MatchEndSessionApi.as_view(), name="match-end"),
+    path("matches/<int:match_id>/rematch/", play.MatchRematchApi.as_view(), name="match-rematch"),
     path("invitations/", play.InvitationListApi.as_view(), name="invitation-list"),
     path(
         "invitations/<int:invitation_id>/accept/",

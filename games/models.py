@@ -78,6 +78,13 @@ class Player(models.Model):
         default=False,
         help_text=_("When your roll can be played in one way only, it is played for you."),
     )
+    #: A short beep when a live update of a match page makes it this player's turn
+    #: (static/games/matchwords.js); off unless they turn it on.
+    turn_sound = models.BooleanField(
+        _("sound when it is my turn"),
+        default=False,
+        help_text=_("A short beep on the match page when it becomes your turn."),
+    )
     #: Bumped by every write of the board settings (the player's own and the switch after
     #: a match), so a settings form opened before a match ended cannot undo its switch
     #: unseen (409 ``stale_settings``).

@@ -36,6 +36,7 @@ urlpatterns = [
         replay_pages.game_replay_page,
         name="game-replay",
     ),
+    path("matches/<int:match_id>/rematch/", pages.match_rematch_page, name="match-rematch"),
     path("games/<int:game_id>/act/", pages.game_action_page, name="game-act"),
     path("games/<int:game_id>/board.svg", pages.game_board_page, name="game-board"),
     path("players/me/settings/", mine.my_settings_page, name="my-settings"),

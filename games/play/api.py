@@ -63,6 +63,15 @@ END_ERRORS = error_responses(
         409: "`match_not_playing`, `game_in_progress`.",
     }
 )
+REMATCH_ERRORS = error_responses(
+    {
+        400: "`opponent_no_login`: the other player cannot log in to answer.",
+        403: "`no_player`, `not_a_player`: only a player of the match; `no_login`.",
+        404: "`match_not_found`.",
+        409: "`match_not_finished`; `invitation_exists`: the two players have an open "
+        "invitation (its id in `invitation`).",
+    }
+)
 ACTION_ERRORS = error_responses(
     {
         400: "`invalid`, or the rules' code (e.g. `must_use_larger_die`).",
@@ -172,6 +181,24 @@ class MatchEndSessionApi(APIView):
     def post(self, request: Request, match_id: int) -> Response:
         services.match_end_session(match_id=match_id, by=request_player(request))
         return Response(MatchDetailOutput(selectors.match_get(match_id=match_id)).data)
+
+
+class MatchRematchApi(APIView):
+    """From a finished match, invite the other player to a new match with the same
+    settings (length, rules, clock); the answer is the invitation, whose match waits for
+    them to accept."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: InvitationOutput, **REMATCH_ERRORS})
+    def post(self, request: Request, match_id: int) -> Response:
+        invitation = invitations.match_rematch(
+            match_id=match_id, by=request_player(request), created_by=request.user
+        )
+        return Response(
+            InvitationOutput(selectors.invitation_get(invitation_id=invitation.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class InvitationListApi(APIView):

@@ -102,6 +102,39 @@ def invitation_send(
     return invitation
 
 
+def match_rematch(*, match_id: int, by: Player, created_by: Any = None) -> MatchInvitation:
+    """From a finished match, one of its players invites the other to a new match with
+    the same settings: length, rules (variant, Jacoby, beavers, ...), clock and how a
+    win on time is had. Refused, with nothing changed: not one of its players (403
+    ``not_a_player``), a match not finished (409 ``match_not_finished``), an open
+    invitation between the two already (409 ``invitation_exists``, from
+    :func:`invitation_send`)."""
+    match = (
+        Match.objects.select_related("player1__user", "player2__user").filter(pk=match_id).first()
+    )
+    if match is None:
+        raise NotFound("match_not_found", _("There is no match with this id."))
+    index = match.player_index(by.pk)
+    if index is None:
+        raise PermissionDenied(
+            "not_a_player", _("Only a player of this match may ask for a rematch.")
+        )
+    if match.status != Match.Status.FINISHED:
+        raise Conflict(
+            "match_not_finished", _("A rematch is asked for once the match is finished.")
+        )
+    opponent = match.player2 if index == 0 else match.player1
+    return invitation_send(
+        inviter=by,
+        invitee=opponent,
+        length=match.length,
+        rules=match.rules,
+        clock=match.clock,
+        timeout_claim=match.timeout_claim,
+        created_by=created_by,
+    )
+
+
 def _refuse_a_second(inviter: Player, invitee: Player) -> None:
     """409 ``invitation_exists`` when the two already have an open invitation (with its
     id): the invitee's own to the inviter is answered, not crossed with another."""

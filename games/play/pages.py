@@ -36,7 +36,7 @@ from games.engine.game import GameState
 from games.engine.position import Position
 from games.errors import ApplicationError, NotFound, ValidationFailed
 from games.models import Game, Match, MatchInvitation, Player
-from games.play import alarms, interchange, invitations, selectors, services
+from games.play import alarms, interchange, invitations, selectors, services, statements
 from games.play.boardplay import (
     board_settings,
     last_play_moves,
@@ -153,6 +153,7 @@ def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
             lines.append(
                 {
                     "who": who,
+                    "player": action.player_index,
                     "dice": "".join(map(str, sorted(dice or [], reverse=True))),
                     "text": data.get("play", ""),
                 }
@@ -196,7 +197,8 @@ def _board_svg(
             position,
             viewer_is_mover=state.turn == viewer,
             dice=state.dice,
-            cube_value=state.cube,
+            # A pending double: the value proposed, highlighted (games.play.boardsvg).
+            cube_value=state.cube * 2 if state.phase == "doubled" else state.cube,
             cube_owner=owner,
             cube_offered=state.phase == "doubled",
             home="left" if home == "left" else "right",
@@ -232,6 +234,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             game=game, state=state, position=state.position, my_index=my_index, home=home
         )
         actions = {a["action"]: a for a in view["legal_actions"]}
+        moves = _move_list(game, names)
         context.update(
             {
                 "view": view,
@@ -239,7 +242,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 "actions": actions,
                 "names": names,
                 "to_act": None if view["player_to_act"] is None else names[view["player_to_act"]],
-                "moves": _move_list(game, names),
+                "moves": moves,
                 "home": home,
                 # Only the player who is to play gets the steps to arrange the play with.
                 "play_steps": play_steps_data(state) if "play" in actions else None,
@@ -252,9 +255,81 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 and not game.actions.exclude(kind="opening_roll").exists(),
             }
         )
+        context.update(_words(match, game, state, names, my_index, actions, moves))
     context["games"] = [(g, game_result_label(g)) for g in match.games.all()]
     context["rating"] = ratings_selectors.match_rating(match=match)
     return render(request, "games/match.html", context)
+
+
+def _words(
+    match: Match,
+    game: Game,
+    state: GameState,
+    names: tuple[str, str],
+    my_index: int | None,
+    actions: dict[str, Any],
+    moves: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """Every state of the game said in words (games.play.statements): whose turn, the
+    colours, the cube, the opponent's last move, a pending double or resignation, the
+    banner of the game just finished (shown until the new game's first move) and the
+    match won."""
+    turn = statements.turn_line(state, names, my_index)
+    last_action = game.actions.order_by("-seq").first()
+    words: dict[str, Any] = {
+        "turn_text": None if turn is None else turn[0],
+        "my_turn": turn is not None and turn[1],
+        "sides": statements.sides(names, my_index),
+        "cube_text": statements.cube_words(state, names, my_index),
+        "double_dialog": statements.double_dialog(
+            state, names, my_index, beaver="beaver" in actions
+        ),
+        "resignation_text": statements.resignation_line(state, names, my_index),
+        "declined_text": statements.last_answer_line(last_action, names, my_index),
+        "last_move": _last_move(moves, my_index),
+    }
+    if "drop" in actions and words["double_dialog"]:
+        words["drop_text"] = words["double_dialog"]["drop"]
+    if "resign" in actions and my_index is not None:
+        kinds = actions["resign"].get("kinds")
+        if kinds:
+            words["resign_choices"] = statements.resign_choices(state, my_index, kinds)
+        else:  # seed002 (R9): the game ends at once, for what the engine says
+            points = statements.resign_points(state, my_index, None)
+            words["resign_now_text"] = statements.resign_now_line(points)
+    finished = None
+    if state.is_over:
+        finished = (game, state)
+    elif game.number > 1 and last_action is not None and last_action.kind == "opening_roll":
+        # The next game started at once (its clock runs); the one just finished is said
+        # until the new game's first move.
+        previous = match.games.filter(number=game.number - 1).first()
+        if previous is not None and previous.is_over and previous.result_kind != Game.VOID:
+            finished = (previous, state_from_dict(previous.state))
+    if finished is not None:
+        words["banner"] = statements.game_over_banner(finished[0], finished[1], names, my_index)
+        words["banner_game"] = finished[0]
+    if match.status == Match.Status.FINISHED and match.winner_id is not None:
+        winner = 0 if match.winner_id == match.player1_id else 1
+        words["match_won_text"] = statements.match_won_line(
+            winner, (match.score1, match.score2), names, my_index, money=match.is_money
+        )
+    return words
+
+
+def _last_move(moves: list[dict[str, Any]], my_index: int | None) -> str | None:
+    """The opponent's last play in notation (a visitor: the last play of either)."""
+    for line in reversed(moves):
+        if line.get("player") is None or not line["dice"]:
+            continue
+        if my_index is not None and line["player"] == my_index:
+            continue
+        return _("%(name)s played %(dice)s: %(play)s") % {
+            "name": line["who"],
+            "dice": "-".join(line["dice"]),
+            "play": line["text"],
+        }
+    return None
 
 
 def game_result_label(game: Game) -> str:
@@ -475,6 +550,25 @@ def game_action_page(request: HttpRequest, game_id: int) -> HttpResponseRedirect
     except ApplicationError as exc:
         show_refusal(request, exc)
     return HttpResponseRedirect(target)
+
+
+@login_required
+@require_POST
+def match_rematch_page(request: HttpRequest, match_id: int) -> HttpResponseRedirect:
+    """Invite the other player of a finished match to a new one with the same settings:
+    to the new match's page, which waits for their answer."""
+    return act_and_redirect(
+        request,
+        lambda: invitations.match_rematch(
+            match_id=match_id, by=Player.of_user_or_refuse(request.user), created_by=request.user
+        ),
+        to=reverse("games:match", kwargs={"match_id": match_id}),
+        then=lambda invitation: reverse("games:match", kwargs={"match_id": invitation.match_id}),
+        success=lambda invitation: (
+            _("%(name)s is invited to a rematch: it starts when they accept.")
+            % {"name": invitation.invitee.name}
+        ),
+    )
 
 
 @login_required

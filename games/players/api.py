@@ -57,6 +57,9 @@ class MySettingsOutput(serializers.Serializer):
     auto_confirm_forced = serializers.BooleanField(
         help_text="the board submits a roll's play by itself when it is the only legal one"
     )
+    turn_sound = serializers.BooleanField(
+        help_text="a short beep on the match page when it becomes the requester's turn"
+    )
     version = serializers.IntegerField(
         source="settings_version",
         help_text="bumped by every change (a match's switch too); send it back to be told "
@@ -73,6 +76,7 @@ class MySettingsInput(serializers.Serializer):
     switch_sides_after_match = serializers.BooleanField(required=False)
     auto_roll = serializers.BooleanField(required=False)
     auto_confirm_forced = serializers.BooleanField(required=False)
+    turn_sound = serializers.BooleanField(required=False)
     version = serializers.IntegerField(
         min_value=0, required=False, help_text="the version read; left out: no check"
     )
@@ -126,6 +130,7 @@ class MySettingsApi(APIView):
             switch_sides_after_match=given.get("switch_sides_after_match"),
             auto_roll=given.get("auto_roll"),
             auto_confirm_forced=given.get("auto_confirm_forced"),
+            turn_sound=given.get("turn_sound"),
             expected_version=given.get("version"),
         )
         return Response(MySettingsOutput(player).data)

@@ -51,6 +51,13 @@ class BoardSettingsForm(forms.Form):
             "When your roll can be played in one way only, it is played for you without a tap."
         ),
     )
+    turn_sound = forms.BooleanField(
+        label=gettext_lazy("A sound when it becomes my turn"),
+        required=False,
+        help_text=gettext_lazy(
+            "A short beep on the match page when your opponent's move makes it your turn."
+        ),
+    )
     #: The settings version the form was opened at (``Player.settings_version``); a post
     #: without one (none of this page's) is not checked, as the API's PATCH.
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0, required=False)
@@ -62,6 +69,7 @@ def _initial(player: Player) -> dict[str, object]:
         "switch_sides_after_match": player.switch_sides_after_match,
         "auto_roll": player.auto_roll,
         "auto_confirm_forced": player.auto_confirm_forced,
+        "turn_sound": player.turn_sound,
         "version": player.settings_version,
     }
 
@@ -83,6 +91,7 @@ def my_settings_page(request: HttpRequest) -> HttpResponse:
                     switch_sides_after_match=data["switch_sides_after_match"],
                     auto_roll=data["auto_roll"],
                     auto_confirm_forced=data["auto_confirm_forced"],
+                    turn_sound=data["turn_sound"],
                     expected_version=data["version"],
                 )
             except ApplicationError as exc:

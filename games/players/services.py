@@ -27,6 +27,7 @@ def player_settings_update(
     switch_sides_after_match: bool | None = None,
     auto_roll: bool | None = None,
     auto_confirm_forced: bool | None = None,
+    turn_sound: bool | None = None,
     expected_version: int | None = None,
 ) -> Player:
     """Change the given settings of a player (``None``: left as it is) and return the
@@ -60,6 +61,7 @@ def player_settings_update(
             "switch_sides_after_match": switch_sides_after_match,
             "auto_roll": auto_roll,
             "auto_confirm_forced": auto_confirm_forced,
+            "turn_sound": turn_sound,
         }
         changes = {name: value for name, value in given.items() if value is not None}
         if changes:

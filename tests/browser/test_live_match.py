@@ -87,7 +87,7 @@ def test_two_browsers_follow_each_others_moves_without_reloading(
             )
         _click(me, "form.stacked button[type=submit]")
         WebDriverWait(other, LIVE_SECONDS).until(lambda d, n=before: _moves(d) > n)
-        assert "to act" in _text(other, ".panel .turn"), turn
+        assert "Your turn." in _text(other, ".panel .turn"), turn
         # The one to act now has the controls, redrawn without a reload.
         assert other.find_elements(By.CSS_SELECTOR, "button[value=roll], button[value=double]")
 

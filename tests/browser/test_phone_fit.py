@@ -211,6 +211,7 @@ POST_ONLY: set[str] = {
     "chouette:proxy",
     "chouette:split",
     "games:match-end",
+    "games:match-rematch",
     "games:game-act",
     "notifications:read",
     "notifications:read-all",

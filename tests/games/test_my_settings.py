@@ -69,6 +69,7 @@ def test_a_new_player_has_the_home_board_bottom_right_everywhere(client) -> None
         "switch_sides_after_match": False,
         "auto_roll": False,
         "auto_confirm_forced": False,
+        "turn_sound": False,
         "version": 0,
     }
 
@@ -302,6 +303,7 @@ def test_the_api_reads_and_patches_the_settings() -> None:
         "switch_sides_after_match": True,
         "auto_roll": False,
         "auto_confirm_forced": False,
+        "turn_sound": False,
         "version": 1,
     }
     changed = api.patch(API, {"board_orientation": "left", "version": 1}, format="json")

@@ -57,7 +57,8 @@ def test_the_waiting_player_sees_no_play_controls_and_the_page_refreshes(client,
     html = html.content.decode()
     assert "8/5 6/5" not in html
     assert "Resign" in html  # resigning is always open to a player
-    assert "Anna to act." in html
+    assert "Waiting for Anna." in html
+    assert "You: white (bottom)" in html and "Anna: black (top)" in html
 
 
 def test_a_spectator_reads_the_page_without_controls(client, started):
