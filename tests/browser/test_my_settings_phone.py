@@ -51,7 +51,8 @@ def test_the_settings_page_fits_a_phone_and_turns_the_board(phone, live_server) 
     assert phone.execute_script("return window.innerWidth") == PHONE_WIDTH
     assert _width(phone) <= PHONE_WIDTH
     controls = phone.find_elements(By.CSS_SELECTOR, ".my-settings .choice, .my-settings button")
-    assert len(controls) == 7  # two sides, the switch, auto-roll, forced plays, the turn sound, save
+    # two sides, the switch, auto-roll, forced plays, the turn sound, save
+    assert len(controls) == 7
     heights = {c.text: c.size["height"] for c in controls}
     assert all(h >= TAP for h in heights.values()), heights
 
