@@ -25,6 +25,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
+from tests.browser.axe import Violation, axe_violations
 from tests.browser.conftest import PASSWORD, csp_violations, sign_in
 from tests.browser.phone import Fit, page_fit
 
@@ -606,6 +607,7 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
         sign_in(phone, live_server.url, user, language=None)
     fits: list[Fit] = []
     problems: list[str] = []
+    audits: list[tuple[str, Violation]] = []
     try:
         for page in PAGES:
             if role not in page.roles:
@@ -627,6 +629,11 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
             violations = csp_violations(phone)
             if violations:
                 problems.append(f"{page.name}: CSP {violations}")
+            # Issue 27: the same load checked by axe-core (WCAG 2.1 A and AA); a serious
+            # or critical violation fails the walk, named with its elements.
+            found = axe_violations(phone)
+            audits.extend((fit.url, v) for v in found)
+            problems.extend(f"{fit.url}: axe {v}" for v in found if v.failing)
     finally:
         phone.get("about:blank")
         phone.delete_all_cookies()
@@ -638,6 +645,11 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
                     f"[{s['element']} {s['scrollWidth']}/{s['clientWidth']}]" for s in fit.scrollers
                 )
                 out.write(f"{role}\t{language}\t{fit.scroll_width}\t{fit.url}\t{inside}\n")
+    audit = os.environ.get("AXE_REPORT")
+    if audit:  # every violation, of any impact, one line each, for a person counting
+        with open(audit, "a", encoding="utf-8") as out:
+            for url, v in audits:
+                out.write(f"{role}\t{language}\t{v.rule}\t{v.impact}\t{len(v.nodes)}\t{url}\n")
     too_wide = [str(fit) for fit in fits if not fit.fits]
     heading = f"{len(too_wide)} of {len(fits)} pages too wide for a 390 px phone"
     assert not problems and not too_wide, "\n".join(
