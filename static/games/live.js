@@ -249,7 +249,183 @@
 
   var held = {}; // region id -> fresh content waiting for the user to leave the field
 
+  // ------------------------------------------------------------------ keeping the reader's place (issue 27)
+  /* A swap replaces the regions' elements, so without care the focus falls to <body>,
+   * the page jumps and an open <details> shuts. Before a swap, snapshot() notes where
+   * the reader is: the focused element (by id, else by what names it: name and value,
+   * data-role, data-action, the step it plays, href, its form's action, its text), the
+   * window's and each scrolled box's scroll, every <details> open or shut; after it,
+   * restore() puts them back on the new elements. When the focused element is gone,
+   * the focus goes to the page's primary action (the first control of a
+   * [data-live-controls] box, or its [data-primary-action]), else the region's
+   * [data-live-focus] element, heading or the region itself: never <body>. When the
+   * swap makes it the viewer's turn ([data-your-turn] appears), the primary action gets
+   * the focus, unless the reader is typing in a field elsewhere. Then the page's
+   * [data-announce] words, when they changed, are written into #live-announcer
+   * (templates/base.html, aria-live="polite"): a screen reader says the opponent's move
+   * and whose turn it is. */
+  var KEY_ATTRIBUTES = ["name", "value", "type", "data-role", "data-action", "data-die", "data-from",
+    "data-to", "data-testid", "href"];
+
+  function shown(el) {
+    return !!(el && document.contains(el) && !el.disabled && !el.closest("[hidden]") &&
+      el.getClientRects().length);
+  }
+
+  function typing(el) {
+    return !!el && (el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable ||
+      (el.tagName === "INPUT" && !/^(hidden|submit|button|checkbox|radio|reset|image)$/.test(el.type)));
+  }
+
+  function keyOf(el) {
+    var key = { tag: el.tagName, id: el.id, attrs: {}, text: (el.textContent || "").trim() };
+    KEY_ATTRIBUTES.forEach(function (name) {
+      if (el.hasAttribute(name)) key.attrs[name] = el.getAttribute(name);
+    });
+    var form = el.form || el.closest("form");
+    key.form = form ? form.getAttribute("action") || "" : null;
+    return key;
+  }
+
+  function findKey(key) {
+    if (key.id) return document.getElementById(key.id);
+    var best = null;
+    document.querySelectorAll(key.tag).forEach(function (el) {
+      if (best && best.text) return;
+      var same = Object.keys(key.attrs).every(function (name) {
+        return el.getAttribute(name) === key.attrs[name];
+      });
+      var form = el.form || el.closest("form");
+      if (!same || (key.form !== null && (!form || (form.getAttribute("action") || "") !== key.form))) return;
+      var text = (el.textContent || "").trim() === key.text;
+      if (!best || text) best = { el: el, text: text };
+    });
+    return best && best.el;
+  }
+
+  function primaryAction() {
+    var boxes = document.querySelectorAll("[data-live-controls]");
+    for (var i = 0; i < boxes.length; i++) {
+      var marked = boxes[i].querySelector("[data-primary-action]");
+      if (shown(marked)) return marked;
+      var controls = boxes[i].querySelectorAll("button, select, input:not([type=hidden]), textarea, summary, a[href]");
+      for (var j = 0; j < controls.length; j++) {
+        if (shown(controls[j])) return controls[j];
+      }
+    }
+    return null;
+  }
+
+  function detailsKeys() {
+    // Each <details> by id, else by its region and its place among the region's.
+    var found = [];
+    document.querySelectorAll("[data-live-region]").forEach(function (region) {
+      region.querySelectorAll("details").forEach(function (d, i) {
+        found.push({ key: d.id ? "#" + d.id : region.id + "/" + i, el: d });
+      });
+    });
+    return found;
+  }
+
+  function snapshot() {
+    var active = document.activeElement;
+    var inPage = active && active !== body && active !== document.documentElement;
+    var scrolled = [];
+    document.querySelectorAll("[data-live-region] [id]").forEach(function (el) {
+      if (el.scrollTop || el.scrollLeft) scrolled.push([el.id, el.scrollTop, el.scrollLeft]);
+    });
+    var open = {};
+    detailsKeys().forEach(function (d) {
+      open[d.key] = d.el.open;
+    });
+    return {
+      active: inPage ? active : null,
+      key: inPage ? keyOf(active) : null,
+      region: inPage ? active.closest("[data-live-region]") : null,
+      typing: inPage && typing(active),
+      x: window.scrollX,
+      y: window.scrollY,
+      scrolled: scrolled,
+      open: open,
+      yourTurn: !!document.querySelector("[data-your-turn]")
+    };
+  }
+
+  function fallbackFocus(regionId) {
+    var target = primaryAction();
+    var region = regionId && document.getElementById(regionId);
+    if (!target && region) {
+      target = region.querySelector("[data-live-focus]") || region.querySelector("h1, h2, h3") || region;
+    }
+    if (!target) target = document.getElementById("main");
+    if (target && !target.matches("a[href], button, input, select, textarea, summary, [tabindex]")) {
+      target.setAttribute("tabindex", "-1");
+    }
+    return target;
+  }
+
+  function restore(before) {
+    detailsKeys().forEach(function (d) {
+      if (Object.prototype.hasOwnProperty.call(before.open, d.key)) d.el.open = before.open[d.key];
+    });
+    before.scrolled.forEach(function (s) {
+      var el = document.getElementById(s[0]);
+      if (el) {
+        el.scrollTop = s[1];
+        el.scrollLeft = s[2];
+      }
+    });
+    var nowYours = !!document.querySelector("[data-your-turn]");
+    var focused = false;
+    if (nowYours && !before.yourTurn && !before.typing) {
+      var primary = primaryAction();
+      if (primary) {
+        primary.focus(); // and scrolled into view: it is the viewer's turn
+        focused = true;
+      }
+    }
+    if (!focused && before.active && !document.contains(before.active)) {
+      var again = findKey(before.key);
+      var target = shown(again) ? again : fallbackFocus(before.region && before.region.id);
+      if (target) target.focus({ preventScroll: true });
+    }
+    if (!focused && (window.scrollX !== before.x || window.scrollY !== before.y)) {
+      window.scrollTo(before.x, before.y);
+    }
+    announce();
+  }
+
+  var announced = null; // the words last said (or on the page when it loaded)
+
+  function announcement() {
+    var words = [];
+    document.querySelectorAll("[data-announce]").forEach(function (el) {
+      if (el.dataset.announce) words.push(el.dataset.announce);
+    });
+    return words.join(" ");
+  }
+
+  function announce() {
+    var text = announcement();
+    var region = document.getElementById("live-announcer");
+    if (!region || text === announced) return;
+    announced = text;
+    region.textContent = text;
+  }
+
+  // Skip links marked data-skip-primary ("Skip to your move") go to the primary action
+  // when there is one; otherwise to their own target, as any link.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-skip-primary]");
+    var primary = link && primaryAction();
+    if (primary) {
+      event.preventDefault();
+      primary.focus();
+    }
+  });
+
   function swap(html, submitted) {
+    var before = snapshot();
     var fresh = new DOMParser().parseFromString(html, "text/html");
     document.querySelectorAll("[data-live-region]").forEach(function (region) {
       if (!region.id) return;
@@ -284,6 +460,7 @@
       if (since && (!positions[topic] || later(since, positions[topic]))) positions[topic] = since;
     });
     document.dispatchEvent(new CustomEvent("live:swapped"));
+    restore(before); // after the page's scripts set themselves up (their buttons exist)
   }
 
   // A page script may ask for a fresh look (the match clock at zero).
@@ -333,5 +510,6 @@
       });
   });
 
+  announced = announcement(); // what the page said when it loaded is not said again
   connect();
 })();

@@ -83,8 +83,10 @@ class Violation:
 
     def __str__(self) -> str:
         lines = [f"{self.rule} ({self.impact}): {self.help}, {len(self.nodes)} element(s)"]
-        for node in self.nodes[:8]:
-            lines.append(f"    {node['target']}: {node['summary'][:240]}  ·  {node['html']}")
+        lines.extend(
+            f"    {node['target']}: {node['summary'][:240]}  ·  {node['html']}"
+            for node in self.nodes[:8]
+        )
         if len(self.nodes) > 8:
             lines.append(f"    … and {len(self.nodes) - 8} more")
         return "\n".join(lines)
@@ -113,7 +115,8 @@ def assert_accessible(driver: Any, where: str = "") -> None:
     """Fail, listing each one with its elements, when the page open in ``driver`` has a
     serious or critical WCAG 2.1 AA violation."""
     found = serious_violations(driver)
+    place = where or driver.current_url
     assert not found, "\n".join(
-        [f"axe-core: {len(found)} serious or critical violation(s) on {where or driver.current_url}"]
+        [f"axe-core: {len(found)} serious or critical violation(s) on {place}"]
         + [str(v) for v in found]
     )
