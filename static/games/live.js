@@ -268,8 +268,31 @@
     "data-to", "data-testid", "href"];
 
   function shown(el) {
-    return !!(el && document.contains(el) && !el.disabled && !el.closest("[hidden]") &&
-      el.getClientRects().length);
+    if (!el || !document.contains(el) || el.disabled || el.closest("[hidden]") || !el.getClientRects().length) {
+      return false;
+    }
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+    for (var up = el.parentElement; up; up = up.parentElement) {
+      // inside a shut <details> (but its own <summary>): not there to focus
+      if (up.tagName === "DETAILS" && !up.open && !(el.tagName === "SUMMARY" && el.parentElement === up)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  function focusFirst(candidates, options) {
+    // The first candidate that takes the focus (a hidden or inert one does not).
+    for (var i = 0; i < candidates.length; i++) {
+      var el = candidates[i];
+      if (!el) continue;
+      if (!el.matches("a[href], button, input, select, textarea, summary, [tabindex]")) {
+        el.setAttribute("tabindex", "-1");
+      }
+      el.focus(options);
+      if (document.activeElement === el) return true;
+    }
+    return false;
   }
 
   function typing(el) {
@@ -308,7 +331,8 @@
     for (var i = 0; i < boxes.length; i++) {
       var marked = boxes[i].querySelector("[data-primary-action]");
       if (shown(marked)) return marked;
-      var controls = boxes[i].querySelectorAll("button, select, input:not([type=hidden]), textarea, summary, a[href]");
+      // Not a <summary>: a folded form (Resign…) is no primary action.
+      var controls = boxes[i].querySelectorAll("button, select, input:not([type=hidden]), textarea, a[href]");
       for (var j = 0; j < controls.length; j++) {
         if (shown(controls[j])) return controls[j];
       }
@@ -327,9 +351,18 @@
     return found;
   }
 
-  function snapshot() {
+  var sentFrom = null; // the focused element when a live form was sent (see below)
+
+  function snapshot(submitted) {
     var active = document.activeElement;
     var inPage = active && active !== body && active !== document.documentElement;
+    if (!inPage && sentFrom && document.contains(sentFrom)) {
+      // The button that sent a live form is disabled while it is sent, which drops the
+      // focus to <body>: the place to keep is that button.
+      active = sentFrom;
+      inPage = true;
+    }
+    if (submitted) sentFrom = null;
     var scrolled = [];
     document.querySelectorAll("[data-live-region] [id]").forEach(function (el) {
       if (el.scrollTop || el.scrollLeft) scrolled.push([el.id, el.scrollTop, el.scrollLeft]);
@@ -351,17 +384,14 @@
     };
   }
 
-  function fallbackFocus(regionId) {
-    var target = primaryAction();
+  function fallbacks(regionId) {
+    // Where the focus goes when its element went: the primary action, else the region's
+    // [data-live-focus] element, heading or the region itself, else <main>.
     var region = regionId && document.getElementById(regionId);
-    if (!target && region) {
-      target = region.querySelector("[data-live-focus]") || region.querySelector("h1, h2, h3") || region;
-    }
-    if (!target) target = document.getElementById("main");
-    if (target && !target.matches("a[href], button, input, select, textarea, summary, [tabindex]")) {
-      target.setAttribute("tabindex", "-1");
-    }
-    return target;
+    var list = [primaryAction()];
+    if (region) list.push(region.querySelector("[data-live-focus]"), region.querySelector("h1, h2, h3"), region);
+    list.push(document.getElementById("main"));
+    return list;
   }
 
   function restore(before) {
@@ -378,16 +408,13 @@
     var nowYours = !!document.querySelector("[data-your-turn]");
     var focused = false;
     if (nowYours && !before.yourTurn && !before.typing) {
-      var primary = primaryAction();
-      if (primary) {
-        primary.focus(); // and scrolled into view: it is the viewer's turn
-        focused = true;
-      }
+      focused = focusFirst([primaryAction()]); // and scrolled into view: the viewer's turn
     }
     if (!focused && before.active && !document.contains(before.active)) {
       var again = findKey(before.key);
-      var target = shown(again) ? again : fallbackFocus(before.region && before.region.id);
-      if (target) target.focus({ preventScroll: true });
+      focusFirst([shown(again) ? again : null].concat(fallbacks(before.region && before.region.id)), {
+        preventScroll: true
+      });
     }
     if (!focused && (window.scrollX !== before.x || window.scrollY !== before.y)) {
       window.scrollTo(before.x, before.y);
@@ -425,7 +452,7 @@
   });
 
   function swap(html, submitted) {
-    var before = snapshot();
+    var before = snapshot(submitted);
     var fresh = new DOMParser().parseFromString(html, "text/html");
     document.querySelectorAll("[data-live-region]").forEach(function (region) {
       if (!region.id) return;
@@ -460,7 +487,12 @@
       if (since && (!positions[topic] || later(since, positions[topic]))) positions[topic] = since;
     });
     document.dispatchEvent(new CustomEvent("live:swapped"));
-    restore(before); // after the page's scripts set themselves up (their buttons exist)
+    try {
+      restore(before); // after the page's scripts set themselves up (their buttons exist)
+    } catch (error) {
+      window.__liveRestoreError = String(error) + " " + error.stack;
+      if (window.console) console.error(error);
+    }
   }
 
   // A page script may ask for a fresh look (the match clock at zero).
@@ -482,6 +514,19 @@
   });
 
   // ------------------------------------------------------------------ forms sent by fetch
+  // Where the focus was when a live form was sent, noted first (capture phase): a page's
+  // own submit handler may disable the button (arrange.js), which drops the focus.
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      if (!form.hasAttribute || !form.hasAttribute("data-live-form")) return;
+      var active = document.activeElement;
+      sentFrom = active && active !== body ? active : event.submitter || null;
+    },
+    true
+  );
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (event.defaultPrevented || !form.hasAttribute || !form.hasAttribute("data-live-form")) return;
