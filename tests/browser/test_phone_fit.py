@@ -10,12 +10,17 @@ The list of pages is checked against the URL patterns (``django.urls.get_resolve
 a new page that no visit here covers fails ``test_every_page_is_visited``; what is not
 a page (an export, an image, the API, the admin, a form's POST) is excluded by name with
 its reason, and each POST-only one is checked to refuse a GET (405).
+
+Issue 27: the same walk checks each page it loads with axe-core (tests/browser/axe.py,
+WCAG 2.1 A and AA): a serious or critical violation fails it, named with its elements.
+``AXE_REPORT=<file>`` appends every violation of any impact, and the seconds axe took.
 """
 
 from __future__ import annotations
 
 import datetime
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -608,6 +613,7 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
     fits: list[Fit] = []
     problems: list[str] = []
     audits: list[tuple[str, Violation]] = []
+    axe_seconds = 0.0
     try:
         for page in PAGES:
             if role not in page.roles:
@@ -631,7 +637,9 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
                 problems.append(f"{page.name}: CSP {violations}")
             # Issue 27: the same load checked by axe-core (WCAG 2.1 A and AA); a serious
             # or critical violation fails the walk, named with its elements.
+            started = time.monotonic()
             found = axe_violations(phone)
+            axe_seconds += time.monotonic() - started
             audits.extend((fit.url, v) for v in found)
             problems.extend(f"{fit.url}: axe {v}" for v in found if v.failing)
     finally:
@@ -650,6 +658,7 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
         with open(audit, "a", encoding="utf-8") as out:
             for url, v in audits:
                 out.write(f"{role}\t{language}\t{v.rule}\t{v.impact}\t{len(v.nodes)}\t{url}\n")
+            out.write(f"# {role} {language}: axe took {axe_seconds:.1f} s over {len(fits)} pages\n")
     too_wide = [str(fit) for fit in fits if not fit.fits]
     heading = f"{len(too_wide)} of {len(fits)} pages too wide for a 390 px phone"
     assert not problems and not too_wide, "\n".join(
