@@ -31,11 +31,14 @@ urlpatterns = [
     path("api/v1/", include("chouette.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's set-up as a script file of its own, not inline:
-    # the Content-Security-Policy (settings) allows no inline script.
+    # the Content-Security-Policy (settings) allows no inline script. Its page is
+    # templates/api/swagger_ui.html: drf-spectacular's, with the page's language named.
     path(
         "api/docs/",
         csp_update({"style-src": [UNSAFE_INLINE]})(
-            SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+            SpectacularSwaggerSplitView.as_view(
+                url_name="api-schema", template_name="api/swagger_ui.html"
+            )
         ),
         name="api-docs",
     ),

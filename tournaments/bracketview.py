@@ -616,7 +616,10 @@ def render_svg(layout: PartLayout, *, title: str = "", min_scale: float = 0.8) -
         viewBox=f"0 0 {_n(layout.width)} {_n(layout.height)}",
         width="100%",
         preserveAspectRatio="xMinYMin meet",
-        role="img",
+        # A group, not an image: its match boxes are links (an image's content is
+        # hidden from assistive technology, and a link inside one is WCAG's nested
+        # interactive control; axe-core nested-interactive). Named by aria-label.
+        role="group",
         aria_label=label,
         data_ranking=layout.ranking,
         data_part=layout.part,

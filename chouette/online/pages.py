@@ -60,6 +60,7 @@ from games.play.boardplay import (
     position_on_the_way,
 )
 from games.play.boardsvg import render_board, view_from_position
+from games.play.positiontext import PositionText, position_text
 from games.play.presets import preset_choices
 from games.web import act_and_redirect
 
@@ -225,6 +226,64 @@ def board_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
 
 
+def _announcement(view: dict[str, Any], moves: list[dict[str, Any]], me: int | None) -> str:
+    """What the table's live region says after a live update (issue 27; read out by a
+    screen reader, static/games/live.js): the last action by someone else (the mover's
+    play), then who is to act."""
+    said: list[str] = []
+    if moves and moves[-1]["actor"] != me:
+        last = moves[-1]
+        who = f"{last['actor_name']} " if last["actor_name"] else ""
+        said.append(f"{who}{last['text']}.".replace("..", "."))
+    if view["result"] is not None or view["status"] != "playing":
+        return " ".join(said)
+    deciders = [d for d in view["decisions"] if d["decider"] is not None]
+    if deciders:
+        if any(d["decider"] == me for d in deciders):
+            said.append(_("Your decision."))
+        else:
+            waiting = ", ".join(dict.fromkeys(d["decider_name"] for d in deciders))
+            said.append(_("Waiting for %(name)s.") % {"name": waiting})
+    elif view["mover"] is not None:
+        if view["mover"] == me:
+            said.append(_("Your turn."))
+        else:
+            said.append(_("Waiting for %(name)s.") % {"name": view["mover_name"]})
+    return " ".join(said)
+
+
+def _your_turn(view: dict[str, Any], me: int | None) -> bool:
+    """The viewer is to move, or to answer a decision: their controls get the focus."""
+    if me is None or view["status"] != "playing":
+        return False
+    return view["mover"] == me or any(d["decider"] == me for d in view["decisions"])
+
+
+def _position_text(table: Table, view: dict[str, Any]) -> PositionText:
+    """The table's position as text (games.play.positiontext): the box against the team,
+    read from the viewer's side (a spectator: the box's)."""
+    board = table.board
+    position = board.board_of(BOX)
+    value = table.initial_cube
+    owner = None
+    if table.classic and table.in_members:
+        cube = table.cube_of(table.in_members[0])
+        value = cube.value
+        owner = None if cube.owner is None else (BOX if cube.owner == "box" else TEAM)
+    role = view["viewer_role"]
+    viewer = BOX if role in ("box", "partner") else TEAM if role == "member" else None
+    return position_text(
+        boards=[position.mover, position.opponent],
+        names=[_("%(name)s (box)") % {"name": view["box"]["name"]}, _("the team")],
+        viewer=viewer,
+        borne_off=[position.mover_off, position.opponent_off],
+        unentered=[position.mover_unentered, position.opponent_unentered],
+        cube_value=value,
+        cube_owner=owner,
+        dice=board.dice,
+    )
+
+
 def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
     """The table (see the module docstring)."""
     session = ChouetteSession.objects.filter(pk=session_id).first()
@@ -288,6 +347,11 @@ def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
                 "kind_labels": KIND_LABELS,
                 "team_messages": selectors.team_messages(game) if view["in_team"] else None,
                 "game_topic": live.game_topic(game.pk),
+                # Issue 27: the live region's words, the focus on your turn, the
+                # position as text.
+                "announce": _announcement(view, moves, None if me is None else me.pk),
+                "your_turn": _your_turn(view, None if me is None else me.pk),
+                "position_text": _position_text(table, view),
             }
         )
         if view["in_team"]:

@@ -26,7 +26,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -45,6 +45,7 @@ from games.play.boardplay import (
 )
 from games.play.boardsvg import render_board, view_from_position
 from games.play.interchange import match_export_mat
+from games.play.positiontext import PositionText, position_text
 from games.play.presets import preset_choices
 from games.players import selectors as players_selectors
 from games.ratings import selectors as ratings_selectors
@@ -154,6 +155,7 @@ def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
                 {
                     "who": who,
                     "player": action.player_index,
+                    "by": action.player_index,
                     "dice": "".join(map(str, sorted(dice or [], reverse=True))),
                     "text": data.get("play", ""),
                 }
@@ -162,8 +164,65 @@ def _move_list(game: Game, names: tuple[str, str]) -> list[dict[str, Any]]:
         text = labels.get(action.kind, action.kind)
         if action.kind == "resign" and data.get("kind") in kinds:
             text = f"{text} ({kinds[data['kind']]})"
-        lines.append({"who": who, "dice": "", "text": text})
+        lines.append({"who": who, "by": action.player_index, "dice": "", "text": text})
     return lines
+
+
+def _announcement(
+    *,
+    moves: list[dict[str, Any]],
+    view: dict[str, Any],
+    names: tuple[str, str],
+    my_index: int | None,
+) -> str:
+    """What the page's live region says after a live update (issue 27; a screen reader
+    reads it out, static/games/live.js): the opponent's last move in notation (a
+    spectator: anyone's), then whose turn it is, or the game's result."""
+    said: list[str] = []
+    if moves and (my_index is None or moves[-1]["by"] != my_index):
+        line = moves[-1]
+        if line["dice"]:
+            said.append(
+                _("%(name)s played %(dice)s: %(play)s.")
+                % {"name": line["who"], "dice": line["dice"], "play": line["text"] or "-"}
+            )
+        else:
+            said.append(f"{line['who']} {line['text']}.")
+    result = view["result"]
+    if result is not None:
+        said.append(
+            ngettext(
+                "%(name)s won %(points)s point.",
+                "%(name)s won %(points)s points.",
+                result["points"],
+            )
+            % {"name": names[result["winner"]], "points": result["points"]}
+        )
+    elif view["player_to_act"] is not None:
+        if my_index is None:
+            said.append(_("%(name)s to act.") % {"name": names[view["player_to_act"]]})
+        elif view["player_to_act"] == my_index:
+            said.append(_("Your turn."))
+        else:
+            said.append(_("Waiting for %(name)s.") % {"name": names[view["player_to_act"]]})
+    return " ".join(said)
+
+
+def _position_text(
+    *, state: GameState, names: tuple[str, str], my_index: int | None
+) -> PositionText:
+    """The position as text for the match page (games.play.positiontext)."""
+    board = state.board_of(0)
+    return position_text(
+        boards=[board.mover, board.opponent],
+        names=names,
+        viewer=my_index,
+        borne_off=[board.mover_off, board.opponent_off],
+        unentered=[board.mover_unentered, board.opponent_unentered],
+        cube_value=state.cube,
+        cube_owner=state.cube_owner,
+        dice=state.dice,
+    )
 
 
 def _viewer(request: HttpRequest, match: Match) -> tuple[Player | None, int | None, str]:
@@ -243,6 +302,12 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 "names": names,
                 "to_act": None if view["player_to_act"] is None else names[view["player_to_act"]],
                 "moves": moves,
+                # Issue 27: what the live region announces, and the position as text.
+                "announce": _announcement(moves=moves, view=view, names=names, my_index=my_index),
+                "your_turn": my_index is not None
+                and view["player_to_act"] == my_index
+                and view["result"] is None,
+                "position_text": _position_text(state=state, names=names, my_index=my_index),
                 "home": home,
                 # Only the player who is to play gets the steps to arrange the play with.
                 "play_steps": play_steps_data(state) if "play" in actions else None,

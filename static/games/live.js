@@ -249,7 +249,210 @@
 
   var held = {}; // region id -> fresh content waiting for the user to leave the field
 
+  // ------------------------------------------------------------------ keeping the reader's place (issue 27)
+  /* A swap replaces the regions' elements, so without care the focus falls to <body>,
+   * the page jumps and an open <details> shuts. Before a swap, snapshot() notes where
+   * the reader is: the focused element (by id, else by what names it: name and value,
+   * data-role, data-action, the step it plays, href, its form's action, its text), the
+   * window's and each scrolled box's scroll, every <details> open or shut; after it,
+   * restore() puts them back on the new elements. When the focused element is gone,
+   * the focus goes to the page's primary action (the first control of a
+   * [data-live-controls] box, or its [data-primary-action]), else the region's
+   * [data-live-focus] element, heading or the region itself: never <body>. When the
+   * swap makes it the viewer's turn ([data-your-turn] appears), the primary action gets
+   * the focus, unless the reader is typing in a field elsewhere. Then the page's
+   * [data-announce] words, when they changed, are written into #live-announcer
+   * (templates/base.html, aria-live="polite"): a screen reader says the opponent's move
+   * and whose turn it is. */
+  var KEY_ATTRIBUTES = ["name", "value", "type", "data-role", "data-action", "data-die", "data-from",
+    "data-to", "data-testid", "href"];
+
+  function shown(el) {
+    if (!el || !document.contains(el) || el.disabled || el.closest("[hidden]") || !el.getClientRects().length) {
+      return false;
+    }
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+    for (var up = el.parentElement; up; up = up.parentElement) {
+      // inside a shut <details> (but its own <summary>): not there to focus
+      if (up.tagName === "DETAILS" && !up.open && !(el.tagName === "SUMMARY" && el.parentElement === up)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  function focusFirst(candidates, options) {
+    // The first candidate that takes the focus (a hidden or inert one does not).
+    for (var i = 0; i < candidates.length; i++) {
+      var el = candidates[i];
+      if (!el) continue;
+      if (!el.matches("a[href], button, input, select, textarea, summary, [tabindex]")) {
+        el.setAttribute("tabindex", "-1");
+      }
+      el.focus(options);
+      if (document.activeElement === el) return true;
+    }
+    return false;
+  }
+
+  function typing(el) {
+    return !!el && (el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable ||
+      (el.tagName === "INPUT" && !/^(hidden|submit|button|checkbox|radio|reset|image)$/.test(el.type)));
+  }
+
+  function keyOf(el) {
+    var key = { tag: el.tagName, id: el.id, attrs: {}, text: (el.textContent || "").trim() };
+    KEY_ATTRIBUTES.forEach(function (name) {
+      if (el.hasAttribute(name)) key.attrs[name] = el.getAttribute(name);
+    });
+    var form = el.form || el.closest("form");
+    key.form = form ? form.getAttribute("action") || "" : null;
+    return key;
+  }
+
+  function findKey(key) {
+    if (key.id) return document.getElementById(key.id);
+    var best = null;
+    document.querySelectorAll(key.tag).forEach(function (el) {
+      if (best && best.text) return;
+      var same = Object.keys(key.attrs).every(function (name) {
+        return el.getAttribute(name) === key.attrs[name];
+      });
+      var form = el.form || el.closest("form");
+      if (!same || (key.form !== null && (!form || (form.getAttribute("action") || "") !== key.form))) return;
+      var text = (el.textContent || "").trim() === key.text;
+      if (!best || text) best = { el: el, text: text };
+    });
+    return best && best.el;
+  }
+
+  function primaryAction() {
+    var boxes = document.querySelectorAll("[data-live-controls]");
+    for (var i = 0; i < boxes.length; i++) {
+      var marked = boxes[i].querySelector("[data-primary-action]");
+      if (shown(marked)) return marked;
+      // Not a <summary>: a folded form (Resign…) is no primary action.
+      var controls = boxes[i].querySelectorAll("button, select, input:not([type=hidden]), textarea, a[href]");
+      for (var j = 0; j < controls.length; j++) {
+        if (shown(controls[j])) return controls[j];
+      }
+    }
+    return null;
+  }
+
+  function detailsKeys() {
+    // Each <details> by id, else by its region and its place among the region's.
+    var found = [];
+    document.querySelectorAll("[data-live-region]").forEach(function (region) {
+      region.querySelectorAll("details").forEach(function (d, i) {
+        found.push({ key: d.id ? "#" + d.id : region.id + "/" + i, el: d });
+      });
+    });
+    return found;
+  }
+
+  var sentFrom = null; // the focused element when a live form was sent (see below)
+
+  function snapshot(submitted) {
+    var active = document.activeElement;
+    var inPage = active && active !== body && active !== document.documentElement;
+    if (!inPage && sentFrom && document.contains(sentFrom)) {
+      // The button that sent a live form is disabled while it is sent, which drops the
+      // focus to <body>: the place to keep is that button.
+      active = sentFrom;
+      inPage = true;
+    }
+    if (submitted) sentFrom = null;
+    var scrolled = [];
+    document.querySelectorAll("[data-live-region] [id]").forEach(function (el) {
+      if (el.scrollTop || el.scrollLeft) scrolled.push([el.id, el.scrollTop, el.scrollLeft]);
+    });
+    var open = {};
+    detailsKeys().forEach(function (d) {
+      open[d.key] = d.el.open;
+    });
+    return {
+      active: inPage ? active : null,
+      key: inPage ? keyOf(active) : null,
+      region: inPage ? active.closest("[data-live-region]") : null,
+      typing: inPage && typing(active),
+      x: window.scrollX,
+      y: window.scrollY,
+      scrolled: scrolled,
+      open: open,
+      yourTurn: !!document.querySelector("[data-your-turn]")
+    };
+  }
+
+  function fallbacks(regionId) {
+    // Where the focus goes when its element went: the primary action, else the region's
+    // [data-live-focus] element, heading or the region itself, else <main>.
+    var region = regionId && document.getElementById(regionId);
+    var list = [primaryAction()];
+    if (region) list.push(region.querySelector("[data-live-focus]"), region.querySelector("h1, h2, h3"), region);
+    list.push(document.getElementById("main"));
+    return list;
+  }
+
+  function restore(before) {
+    detailsKeys().forEach(function (d) {
+      if (Object.prototype.hasOwnProperty.call(before.open, d.key)) d.el.open = before.open[d.key];
+    });
+    before.scrolled.forEach(function (s) {
+      var el = document.getElementById(s[0]);
+      if (el) {
+        el.scrollTop = s[1];
+        el.scrollLeft = s[2];
+      }
+    });
+    var nowYours = !!document.querySelector("[data-your-turn]");
+    var focused = false;
+    if (nowYours && !before.yourTurn && !before.typing) {
+      focused = focusFirst([primaryAction()]); // and scrolled into view: the viewer's turn
+    }
+    if (!focused && before.active && !document.contains(before.active)) {
+      var again = findKey(before.key);
+      focusFirst([shown(again) ? again : null].concat(fallbacks(before.region && before.region.id)), {
+        preventScroll: true
+      });
+    }
+    if (!focused && (window.scrollX !== before.x || window.scrollY !== before.y)) {
+      window.scrollTo(before.x, before.y);
+    }
+    announce();
+  }
+
+  var announced = null; // the words last said (or on the page when it loaded)
+
+  function announcement() {
+    var words = [];
+    document.querySelectorAll("[data-announce]").forEach(function (el) {
+      if (el.dataset.announce) words.push(el.dataset.announce);
+    });
+    return words.join(" ");
+  }
+
+  function announce() {
+    var text = announcement();
+    var region = document.getElementById("live-announcer");
+    if (!region || text === announced) return;
+    announced = text;
+    region.textContent = text;
+  }
+
+  // Skip links marked data-skip-primary ("Skip to your move") go to the primary action
+  // when there is one; otherwise to their own target, as any link.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-skip-primary]");
+    var primary = link && primaryAction();
+    if (primary) {
+      event.preventDefault();
+      primary.focus();
+    }
+  });
+
   function swap(html, submitted) {
+    var before = snapshot(submitted);
     var fresh = new DOMParser().parseFromString(html, "text/html");
     document.querySelectorAll("[data-live-region]").forEach(function (region) {
       if (!region.id) return;
@@ -284,6 +487,12 @@
       if (since && (!positions[topic] || later(since, positions[topic]))) positions[topic] = since;
     });
     document.dispatchEvent(new CustomEvent("live:swapped"));
+    try {
+      restore(before); // after the page's scripts set themselves up (their buttons exist)
+    } catch (error) {
+      window.__liveRestoreError = String(error) + " " + error.stack;
+      if (window.console) console.error(error);
+    }
   }
 
   // A page script may ask for a fresh look (the match clock at zero).
@@ -305,6 +514,19 @@
   });
 
   // ------------------------------------------------------------------ forms sent by fetch
+  // Where the focus was when a live form was sent, noted first (capture phase): a page's
+  // own submit handler may disable the button (arrange.js), which drops the focus.
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      if (!form.hasAttribute || !form.hasAttribute("data-live-form")) return;
+      var active = document.activeElement;
+      sentFrom = active && active !== body ? active : event.submitter || null;
+    },
+    true
+  );
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (event.defaultPrevented || !form.hasAttribute || !form.hasAttribute("data-live-form")) return;
@@ -333,5 +555,6 @@
       });
   });
 
+  announced = announcement(); // what the page said when it loaded is not said again
   connect();
 })();

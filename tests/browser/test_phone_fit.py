@@ -10,12 +10,17 @@ The list of pages is checked against the URL patterns (``django.urls.get_resolve
 a new page that no visit here covers fails ``test_every_page_is_visited``; what is not
 a page (an export, an image, the API, the admin, a form's POST) is excluded by name with
 its reason, and each POST-only one is checked to refuse a GET (405).
+
+Issue 27: the same walk checks each page it loads with axe-core (tests/browser/axe.py,
+WCAG 2.1 A and AA): a serious or critical violation fails it, named with its elements.
+``AXE_REPORT=<file>`` appends every violation of any impact, and the seconds axe took.
 """
 
 from __future__ import annotations
 
 import datetime
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -25,6 +30,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
+from tests.browser.axe import Violation, axe_violations
 from tests.browser.conftest import PASSWORD, csp_violations, sign_in
 from tests.browser.phone import Fit, page_fit
 
@@ -629,6 +635,8 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
         sign_in(phone, live_server.url, user, language=None)
     fits: list[Fit] = []
     problems: list[str] = []
+    audits: list[tuple[str, Violation]] = []
+    axe_seconds = 0.0
     try:
         for page in PAGES:
             if role not in page.roles:
@@ -650,6 +658,13 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
             violations = csp_violations(phone)
             if violations:
                 problems.append(f"{page.name}: CSP {violations}")
+            # Issue 27: the same load checked by axe-core (WCAG 2.1 A and AA); a serious
+            # or critical violation fails the walk, named with its elements.
+            started = time.monotonic()
+            found = axe_violations(phone)
+            axe_seconds += time.monotonic() - started
+            audits.extend((fit.url, v) for v in found)
+            problems.extend(f"{fit.url}: axe {v}" for v in found if v.failing)
     finally:
         phone.get("about:blank")
         phone.delete_all_cookies()
@@ -661,6 +676,12 @@ def _visit_all(phone: Any, live_server: Any, role: str, language: str) -> list[F
                     f"[{s['element']} {s['scrollWidth']}/{s['clientWidth']}]" for s in fit.scrollers
                 )
                 out.write(f"{role}\t{language}\t{fit.scroll_width}\t{fit.url}\t{inside}\n")
+    audit = os.environ.get("AXE_REPORT")
+    if audit:  # every violation, of any impact, one line each, for a person counting
+        with open(audit, "a", encoding="utf-8") as out:
+            for url, v in audits:
+                out.write(f"{role}\t{language}\t{v.rule}\t{v.impact}\t{len(v.nodes)}\t{url}\n")
+            out.write(f"# {role} {language}: axe took {axe_seconds:.1f} s over {len(fits)} pages\n")
     too_wide = [str(fit) for fit in fits if not fit.fits]
     heading = f"{len(too_wide)} of {len(fits)} pages too wide for a 390 px phone"
     assert not problems and not too_wide, "\n".join(

@@ -269,7 +269,7 @@ def test_details_labels_and_escaping() -> None:
 
     svg = render_svg(main, title='Main <draw> "A"')
     root = ET.fromstring(svg)  # noqa: S314 - our own output
-    assert root.get("role") == "img" and root.get("aria-label") == 'Main <draw> "A"'
+    assert root.get("role") == "group" and root.get("aria-label") == 'Main <draw> "A"'
     assert root.get("width") == "100%"
     assert root.get("viewBox") == f"0 0 {main.width:g} {main.height:g}"
     texts = svg_texts(svg)

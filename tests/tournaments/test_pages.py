@@ -133,10 +133,11 @@ def test_public_pages_render_for_anyone(en, event, director):
     response = en.get(_url("flight", slug=event.slug, flight_id=flight.pk))
     assert response.status_code == 200
     html = response.content.decode()
-    # Both parts drawn as SVG (role=img), the champion shown, the tables for people who
-    # do not see the drawing, the finishing order and its CSV.
+    # Both parts drawn as SVG (role=group: their boxes are links), the champion shown,
+    # the tables for people who do not see the drawing, the finishing order and its CSV.
     assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="bracket') == 2
-    assert 'role="img"' in html and "Bracket: Main draw" in html and "Bracket: Consolation" in html
+    assert 'role="group"' in html and "Bracket: Main draw" in html
+    assert "Bracket: Consolation" in html
     assert f'class="champion-name" font-weight="bold" fill="#1d1f23">{players[0].name}<' in html
     assert "Pairings and results by round" in html and 'id="round-main-1"' in html
     assert "Finishing order" in html and "Semi-final" in html
