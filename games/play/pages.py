@@ -174,6 +174,7 @@ def _announcement(
     view: dict[str, Any],
     names: tuple[str, str],
     my_index: int | None,
+    state: GameState,
 ) -> str:
     """What the page's live region says after a live update (issue 27; a screen reader
     reads it out, static/games/live.js): the opponent's last move in notation (a
@@ -198,13 +199,12 @@ def _announcement(
             )
             % {"name": names[result["winner"]], "points": result["points"]}
         )
-    elif view["player_to_act"] is not None:
-        if my_index is None:
-            said.append(_("%(name)s to act.") % {"name": names[view["player_to_act"]]})
-        elif view["player_to_act"] == my_index:
-            said.append(_("Your turn."))
-        else:
-            said.append(_("Waiting for %(name)s.") % {"name": names[view["player_to_act"]]})
+    else:
+        # The same words as the panel's (games.play.statements): "Your turn.", "Waiting
+        # for Anna.", a visitor's "Anna to play.".
+        turn = statements.turn_line(state, names, my_index)
+        if turn is not None:
+            said.append(turn[0])
     return " ".join(said)
 
 
@@ -303,7 +303,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 "to_act": None if view["player_to_act"] is None else names[view["player_to_act"]],
                 "moves": moves,
                 # Issue 27: what the live region announces, and the position as text.
-                "announce": _announcement(moves=moves, view=view, names=names, my_index=my_index),
+                "announce": _announcement(
+                    moves=moves, view=view, names=names, my_index=my_index, state=state
+                ),
                 "your_turn": my_index is not None
                 and view["player_to_act"] == my_index
                 and view["result"] is None,
