@@ -19,9 +19,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+
+from games import money
 
 ANSWER_LABELS = {
     "yes": gettext_lazy("Yes, double"),
@@ -39,11 +40,10 @@ SIDE_LABELS = {"box": gettext_lazy("the box"), "team": gettext_lazy("the team")}
 
 def money_text(points: int, stake: Any) -> str:
     """``points`` (>= 0) at the session's stake (``chouette.rules.Stake`` or ``None``):
-    "500 HUF", empty without a stake. Minimal: the site's money format replaces it."""
+    "500 Ft" in the reader's format (games.money), empty without a stake."""
     if stake is None:
         return ""
-    value = Decimal(stake.per_point) * points
-    return f"{floatformat(value, '-2g')} {stake.currency}".strip()
+    return money.money_text(Decimal(stake.per_point) * points, stake.currency)
 
 
 def _points_money(points: int, stake: Any) -> str:

@@ -415,7 +415,7 @@ def test_a_settlement_and_an_extra_online_go_to_the_ledger(settings):
     page.force_login(cast["Dee"].user)
     # Who pays whom, in points and money; the countdown states the default applied.
     html = page.get(f"/chouette/{session.pk}/play/").content.decode()
-    assert "Bob (box) offers to let you leave this game: you pay Bob 1 point (500 HUF)" in html
+    assert "Bob (box) offers to let you leave this game: you pay Bob 1 point (HUF\u00a0500)" in html
     assert "then by default Dee: the settlement refused." in html
     services.online_game_act(
         game_id=game.pk,
