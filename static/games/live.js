@@ -515,7 +515,7 @@
 
   // ------------------------------------------------------------------ forms sent by fetch
   // Where the focus was when a live form was sent, noted first (capture phase): a page's
-  // own submit handler may disable the button (arrange.js), which drops the focus.
+  // own submit handler may disable the button (board.js), which drops the focus.
   document.addEventListener(
     "submit",
     function (event) {

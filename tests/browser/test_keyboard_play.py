@@ -88,7 +88,7 @@ def focus_lands(driver, check, what: str) -> None:
 
 def play_by_keyboard(driver) -> None:
     """With the focus on the first step button: Enter on each step button the page puts
-    the focus on next (static/games/arrange.js), then Enter on Submit."""
+    the focus on next (static/games/board.js), then Enter on Submit."""
     for _ in range(6):
         now = active(driver)
         if now.get("role") == "submit":
