@@ -81,5 +81,5 @@ def test_the_match_page_gives_the_position_as_text_the_skip_link_and_the_announc
     client.force_login(mover.user)
     page = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
     words = htmllib.unescape(re.search(r'data-announce="([^"]*)"', page).group(1))
-    assert words == f"{waiting.name} következik." and "data-your-turn" not in page
+    assert words == f"{waiting.name} lépésére vársz." and "data-your-turn" not in page
     assert "Az állás szövegesen" in page and "A korongjaid:" in page
