@@ -10,6 +10,8 @@ next game is the Crawford game (both screens). Game 2, the Crawford game: Bence 
 3-1; Anna has no Double; Anna offers to resign a single game and Bence accepts: 2-1.
 Game 3: Anna plays 3-1; Bence resigns, Anna accepts: Anna wins the match 3-1, which
 both screens say. Anna has the turn sound on: her page beeps when it becomes her turn.
+Then the same match's replay, on Bence's phone by tapping only: every game stepped from
+its first position to its last, every move of its log shown.
 """
 
 from __future__ import annotations
@@ -203,3 +205,50 @@ def test_a_match_to_3_played_by_tapping_on_two_phones(
     _says(b, "Bence resigned a single game: Anna won 1 point.")
     match.refresh_from_db()
     assert (match.status, match.score1, match.score2) == ("finished", 3, 1)
+
+    # ---------------------------------------------------------------- the replay
+    # Every game of the same match, replayed on Bence's phone by tapping only: from the
+    # match page's games table to each game's replay, then Next until the last step. Every
+    # move of the game's log is shown, in notation, and each cube action and resignation
+    # is said in words.
+    for game in match.games.order_by("number"):
+        plays = [a.data["play"] for a in game.actions.filter(kind="play").order_by("seq")]
+        kinds = set(game.actions.values_list("kind", flat=True))
+        b.get(f"{asgi_server.url}/matches/{match.pk}/")
+        _tap(b, f"[data-testid=replay-game-{game.number}]")
+        WebDriverWait(b, LIVE).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "[data-replay-region]")
+        )
+        region = b.find_element(By.CSS_SELECTOR, "[data-replay-region]")
+        count = int(region.get_attribute("data-count"))
+        said = [_replay_text(b)]
+        for step in range(1, count + 1):
+            _tap(b, "a[data-role=next]")
+            WebDriverWait(b, LIVE).until(lambda d, s=step: _replay_step(d) == s)
+            said.append(_replay_text(b))
+        assert not b.find_elements(By.CSS_SELECTOR, "a[data-role=next]")  # the last step
+        moves = b.find_element(By.CSS_SELECTOR, "[data-testid=replay-moves]").text
+        stepped = "\n".join(said)
+        for play in plays:
+            assert play in moves and play in stepped, (game.number, play, stepped)
+        for kind, word in (("double", "double"), ("take", "take"), ("drop", "drop")):
+            if kind in kinds:
+                assert word in stepped.lower(), (game.number, kind, stepped)
+        if "resign" in kinds:
+            assert "resign" in stepped.lower(), (game.number, stepped)
+
+
+def _replay_step(driver) -> int:
+    return int(
+        driver.execute_script(
+            "const r = document.querySelector('[data-replay-region]');"
+            " return r ? r.dataset.step : -1;"
+        )
+    )
+
+
+def _replay_text(driver) -> str:
+    return driver.execute_script(
+        "const e = document.querySelector('[data-testid=replay-text]');"
+        " return e ? e.textContent.trim() : '';"
+    )
