@@ -289,3 +289,14 @@ def test_a_game_just_started_shows_the_roll_waiting_for_its_play(players):
     steps = replay.game_replay_steps(game=game)
     assert [s.kind for s in steps] == ["start", "roll"]  # rolled, not yet played
     assert replay.step_text(steps[1], NAMES) == "Anna rolls 3-1."
+
+
+def test_a_match_imported_by_the_command_has_its_page(client):
+    """The command imports with no importer: the match page says so instead of a 500."""
+    out = io.StringIO()
+    call_command("import_mat", str(DATA / "gnubg_5pt.mat"), stdout=out)
+    match = Match.objects.get(pk=int(out.getvalue()))
+    assert match.imported_by is None
+    page = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200
+    assert "Imported from a .mat file on" in page.content.decode()
