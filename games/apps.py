@@ -10,7 +10,12 @@ from django.utils.translation import gettext_lazy as _
 
 #: The Celery tasks modules, beside the services they call. Services send tasks by name
 #: (games.background), so the names must be registered in every process, web included.
-TASK_MODULES = ("games.play.tasks", "games.clocks.tasks", "games.notifications.tasks")
+TASK_MODULES = (
+    "games.play.tasks",
+    "games.clocks.tasks",
+    "games.notifications.tasks",
+    "games.analysis.tasks",
+)
 
 
 class GamesConfig(AppConfig):

@@ -206,17 +206,36 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = (
     Queue("celery", Exchange("celery"), routing_key="celery"),
     Queue("notifications", Exchange("notifications"), routing_key="notifications"),
+    # GNU Backgammon's match analyses (games.analysis): long CPU jobs, on workers of their
+    # own (one job per core, niced), so they never delay a clock or a bot's move.
+    Queue("analysis", Exchange("analysis"), routing_key="analysis"),
+    # The practice opponent's turns (games.practice): short, and a player waits on them.
+    Queue("bot", Exchange("bot"), routing_key="bot"),
 )
 CELERY_TASK_ROUTES = {
     "games.notification_deliver": {"queue": "notifications"},
     "games.notification_deliver_each": {"queue": "notifications"},
     "games.notification_sweep": {"queue": "notifications"},
+    "games.analysis_run": {"queue": "analysis"},
+    "games.bot_turn": {"queue": "bot"},
 }
 # The beat schedule hook: apps add periodic tasks (the clock sweeper, ...) here by name.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Backstop for a lost send task: re-enqueue deliveries left pending (games.notifications.tasks).
     "notifications-requeue-stale": {"task": "games.notification_sweep", "schedule": 300.0},
 }
+
+# ---------------------------------------------------------------------------- analysis (issue 28)
+# GNU Backgammon analyses every finished match in the background (games.analysis).
+# ANALYSIS_PLIES: its lookahead, 2 (gnubg's default, "world class") or 0 (a quick pass).
+ANALYSIS_PLIES = env.int("ANALYSIS_PLIES", default=2)
+# Whether a player's PR is shown to everyone (True) or to that player (and staff) only.
+ANALYSIS_PR_PUBLIC = env.bool("ANALYSIS_PR_PUBLIC", default=True)
+# A match counts in a player's PR averages when played to the end with at least this many
+# of the player's decisions (unforced moves + close or actual cube decisions).
+ANALYSIS_MIN_DECISIONS = 30
+# The GNU Backgammon program the analysis runs (Debian's package installs it here).
+GNUBG_PROGRAM = env.str("GNUBG_PROGRAM", default="/usr/games/gnubg")
 
 # ---------------------------------------------------------------------------- live screens
 # games.live: every page that shows something that changes follows it over a WebSocket.

@@ -93,6 +93,9 @@ class Player(models.Model):
     #: registry's default (``games.notifications.services``). Written only through
     #: ``player_set_notification_channels``, which validates it.
     notification_channels = models.JSONField(_("notification channels"), default=dict, blank=True)
+    #: A computer player's engine ("gnubg": GNU Backgammon, the practice opponent of
+    #: games.practice); empty for a person. A bot plays through the same services.
+    bot = models.CharField(_("computer player"), max_length=12, blank=True, default="")
     is_active = models.BooleanField(_("active"), default=True)
     #: ``name`` folded (:func:`games.textfold.fold`: no case, no accents), what name
     #: searches compare with; kept in step by :meth:`save`.
@@ -148,6 +151,16 @@ class Player(models.Model):
                 "no_player", _("Your account is not linked to a player of the club.")
             )
         return player
+
+
+#: The practice opponent's strengths (games.practice): gnubg's 0-ply with noise up to
+#: its 2-ply "world class".
+BOT_LEVELS = [
+    ("beginner", _("beginner")),
+    ("intermediate", _("intermediate")),
+    ("expert", _("expert")),
+    ("world_class", _("world class")),
+]
 
 
 class Match(models.Model):
@@ -229,6 +242,11 @@ class Match(models.Model):
     #: rated as an online result when it finishes; any other is rated (or not) by its
     #: owner, through :mod:`games.ratings.services`, under its own key.
     played_for = models.CharField(_("played for"), max_length=40, blank=True, default="")
+    #: Against the practice opponent (games.practice): its strength; empty otherwise.
+    #: Such a match is never rated.
+    bot_level = models.CharField(
+        _("computer's level"), max_length=12, blank=True, default="", choices=BOT_LEVELS
+    )
 
     class Meta:
         verbose_name = _("match")
@@ -906,3 +924,12 @@ class ClubResult(models.Model):
 
     def __str__(self) -> str:
         return self.source_key
+
+
+# GNU Backgammon's analysis of a match (issue 28), in its own module of this package;
+# imported last because it refers to the models above.
+from games.models import analysis as _analysis  # noqa: E402
+
+DecisionAnalysis = _analysis.DecisionAnalysis
+MatchAnalysis = _analysis.MatchAnalysis
+PlayerAnalysis = _analysis.PlayerAnalysis
