@@ -34,6 +34,8 @@ class GamesConfig(AppConfig):
         import_module("games.play.live").register()
         import_module("games.notifications.live").register()
         import_module("games.clocks.live").register()
+        # Every finished or imported match is queued for GNU Backgammon's analysis.
+        import_module("games.analysis.receivers").connect()
         # The one-command local run has no Celery beat: runserver's serving process
         # (RUN_MAIN is set in the autoreloader's child) sweeps the clocks' alarms itself.
         if settings.GAMES_INPROCESS_SWEEPER and os.environ.get("RUN_MAIN") == "true":

@@ -236,6 +236,18 @@ ANALYSIS_PR_PUBLIC = env.bool("ANALYSIS_PR_PUBLIC", default=True)
 ANALYSIS_MIN_DECISIONS = 30
 # The GNU Backgammon program the analysis runs (Debian's package installs it here).
 GNUBG_PROGRAM = env.str("GNUBG_PROGRAM", default="/usr/games/gnubg")
+# One run's limits (games.analysis.gnubg). Wall clock: ANALYSIS_TIME_BASE seconds plus
+# ANALYSIS_TIME_PER_MOVE per checker play, at most ANALYSIS_TIME_LIMIT (2-ply costs about
+# 0.1 CPU-s a decision, so a 25-point match of 3,000 plays stays well inside). gnubg is
+# killed at the limit; the run is tried once more, then the job fails. Memory: the
+# address space of the gnubg process (it maps about 300 MB of weights and bear-off
+# databases, using about 85 MB).
+ANALYSIS_TIME_LIMIT = env.int("ANALYSIS_TIME_LIMIT", default=1200)
+ANALYSIS_TIME_BASE = env.float("ANALYSIS_TIME_BASE", default=60.0)
+ANALYSIS_TIME_PER_MOVE = env.float("ANALYSIS_TIME_PER_MOVE", default=1.0)
+ANALYSIS_MEMORY_LIMIT_MB = env.int("ANALYSIS_MEMORY_LIMIT_MB", default=1024)
+# Beat re-queues (or fails) jobs left running by a worker that died whole.
+CELERY_BEAT_SCHEDULE["analysis-sweep"] = {"task": "games.analysis_sweep", "schedule": 60.0}
 
 # ---------------------------------------------------------------------------- live screens
 # games.live: every page that shows something that changes follows it over a WebSocket.

@@ -35,6 +35,7 @@ from games.models import Game, GameAction, Match, Player
 from games.play import services
 from games.play.services import game_row_values
 from games.players.names import player_name_clean
+from games.signals import match_recorded
 
 
 def match_record(*, match: Match) -> MatchRecord:
@@ -335,4 +336,5 @@ def match_import_mat(
             # Cut between two games of a match that goes on: begin the next game as live
             # play begins it after a game (its opening roll, R3), so it can be played.
             services.game_begin_next(match=match, match_state=match_state)
+        match_recorded.send(sender=Match, match=match)
     return match
