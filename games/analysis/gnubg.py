@@ -93,7 +93,7 @@ def gnubg_version(program: str | None = None) -> str:
     program = program or settings.GNUBG_PROGRAM
     if program not in _version_cache:
         try:
-            out = subprocess.run(
+            out = subprocess.run(  # noqa: S603 - our own setting, no shell
                 [program, "--version"], capture_output=True, timeout=20, check=False
             ).stdout.decode("utf-8", "replace")
             first = out.strip().splitlines()[0] if out.strip() else ""
@@ -164,14 +164,14 @@ def gnubg_analyse(
                     log.exception("analysis progress callback failed")
 
         try:
-            child = subprocess.Popen(
+            child = subprocess.Popen(  # noqa: S603 - our own setting, no shell
                 [program, "-t", "-q", "-r", "-p", str(JOB_SCRIPT)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=env,
                 cwd=work,
-                preexec_fn=_limits,  # noqa: PLW1509 - no threads of ours touch the fork
+                preexec_fn=_limits,
             )
         except OSError as exc:
             raise GnubgFailure("gnubg_missing", f"{program}: {exc}") from None
@@ -280,9 +280,7 @@ def statistics_parse(text: str, stats: list[dict[str, Any] | None]) -> list[Play
             3,
         )
         unforced = int(_first_number(get("Chequerplay statistics", "Unforced moves", column)))
-        close = int(
-            _first_number(get("Cube statistics", "Close or actual cube decisions", column))
-        )
+        close = int(_first_number(get("Cube statistics", "Close or actual cube decisions", column)))
         total_moves = int(_first_number(get("Chequerplay statistics", "Total moves", column)))
         other_moves = int(_first_number(get("Chequerplay statistics", "Total moves", 1 - column)))
         total = _precise(

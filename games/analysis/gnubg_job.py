@@ -21,7 +21,6 @@ cubeful values as match winning chances; its statistics (``analysis.c``,
 the cube's state at the decision; double/pass = +1), which is what we store.
 """
 
-# ruff: noqa: T201
 from __future__ import annotations
 
 import ctypes
@@ -205,7 +204,8 @@ def fail(out: str, code: str, detail: str) -> None:
 
 
 def main() -> None:
-    path, out, stats = os.environ["ANALYSIS_MAT"], os.environ["ANALYSIS_OUT"], os.environ["ANALYSIS_STATS"]
+    path, out = os.environ["ANALYSIS_MAT"], os.environ["ANALYSIS_OUT"]
+    stats = os.environ["ANALYSIS_STATS"]
     plies = int(os.environ.get("ANALYSIS_PLIES", "2"))
     gnubg.command("set threads 1")
     for kind in ("chequerplay", "cubedecision"):

@@ -48,10 +48,16 @@ LOCK_SPACE = 28
 
 
 def analysis_request(
-    *, match_id: int, plies: int | None = None, requested_by: Any = None, again: bool = False
+    *,
+    match_id: int,
+    plies: int | None = None,
+    requested_by: Any = None,
+    again: bool = False,
+    send: bool = True,
 ) -> MatchAnalysis:
     """Queue ``match_id`` for analysis at ``plies`` (default ``ANALYSIS_PLIES``) and send
-    the job after commit. An analysis queued, running or done is left as it is unless
+    the job after commit (``send=False``: the caller runs it itself, as the command
+    does). An analysis queued, running or done is left as it is unless
     ``again`` (then it is queued anew, its old figures kept until the new run stores its
     own); a failed one is queued anew. Returns the row as it now is."""
     plies = settings.ANALYSIS_PLIES if plies is None else plies
@@ -75,7 +81,8 @@ def analysis_request(
             )
             analysis.refresh_from_db()
         analysis_id = analysis.pk
-        transaction.on_commit(lambda: _send(analysis_id))
+        if send:
+            transaction.on_commit(lambda: _send(analysis_id))
     return analysis
 
 
@@ -285,5 +292,3 @@ def analysis_sweep() -> int:
         _give_up_or_again(analysis_id, token, "worker_lost", "")
         handled += 1
     return handled
-
-
