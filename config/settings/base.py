@@ -246,7 +246,9 @@ ANALYSIS_TIME_LIMIT = env.int("ANALYSIS_TIME_LIMIT", default=1200)
 ANALYSIS_TIME_BASE = env.float("ANALYSIS_TIME_BASE", default=60.0)
 ANALYSIS_TIME_PER_MOVE = env.float("ANALYSIS_TIME_PER_MOVE", default=1.0)
 ANALYSIS_MEMORY_LIMIT_MB = env.int("ANALYSIS_MEMORY_LIMIT_MB", default=1024)
-# Beat re-queues (or fails) jobs left running by a worker that died whole.
+# Beat re-queues (or fails) jobs left running by a worker that died whole: those running
+# longer than ANALYSIS_TIME_LIMIT + ANALYSIS_SWEEP_GRACE seconds whose run holds no lock.
+ANALYSIS_SWEEP_GRACE = env.int("ANALYSIS_SWEEP_GRACE", default=180)
 CELERY_BEAT_SCHEDULE["analysis-sweep"] = {"task": "games.analysis_sweep", "schedule": 60.0}
 
 # ---------------------------------------------------------------------------- live screens

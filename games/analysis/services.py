@@ -217,13 +217,14 @@ def _checker_plays(match: Match) -> int:
 def analysis_run(*, analysis_id: int, plies: int | None = None) -> MatchAnalysis | None:
     """Run the analysis ``analysis_id`` with gnubg and store its figures (safe to run
     twice: a done or failed job, or one a live run holds, is left alone). ``plies``
-    overrides the job's own for this run (the command's ``--plies``)."""
+    overrides the job's own for this run (the command's ``--plies``). Returns the job as
+    the run left it, ``None`` when a live run holds it."""
     with _run_lock(analysis_id) as held:
         if not held:
             return None
         claimed = _claim(analysis_id)
-        if claimed is None:
-            return None
+        if claimed is None:  # done, failed or gone: nothing to run
+            return MatchAnalysis.objects.filter(pk=analysis_id).first()
         analysis, token = claimed
         if plies is not None and plies != analysis.plies:
             MatchAnalysis.objects.filter(pk=analysis_id).update(plies=plies)
@@ -260,7 +261,7 @@ def analysis_run(*, analysis_id: int, plies: int | None = None) -> MatchAnalysis
                         _fail(row, code, detail)
         except SoftTimeLimitExceeded:
             _give_up_or_again(analysis_id, token, "timeout", "")
-    return MatchAnalysis.objects.get(pk=analysis_id)
+    return MatchAnalysis.objects.filter(pk=analysis_id).first()
 
 
 def _progress(analysis_id: int, token: str, done: int, total: int) -> None:
@@ -274,7 +275,7 @@ def _progress(analysis_id: int, token: str, done: int, total: int) -> None:
 def analysis_overdue() -> timedelta:
     """How long after its start a running job is surely dead: the longest run's limit
     and the Celery hard limit's margin."""
-    return timedelta(seconds=float(settings.ANALYSIS_TIME_LIMIT) + 180)
+    return timedelta(seconds=float(settings.ANALYSIS_TIME_LIMIT + settings.ANALYSIS_SWEEP_GRACE))
 
 
 def analysis_sweep() -> int:

@@ -1,0 +1,163 @@
+"""The analysis job against real GNU Backgammon (issue 28): matches gnubg plays against
+itself with noise, recorded by the project's import and analysed by the project at
+0-ply, agree with gnubg's own analysis of the same file; a match gnubg cannot analyse
+fails with a reason; the command's JSON; a job run twice stores one result; a run that
+times out is tried once more, then fails."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from games.analysis import services
+from games.analysis.gnubg import GnubgFailure, gnubg_analyse
+from games.models import DecisionAnalysis, GameAction, MatchAnalysis, PlayerAnalysis
+from games.play.interchange import match_import_mat
+from tests.games.analysis.gnubgplay import reference, selfplay
+
+pytestmark = pytest.mark.django_db
+
+
+def _imported(tmp_path: Path, *, length: int, seed: int):
+    path = tmp_path / f"selfplay-{seed}.mat"
+    text = selfplay(path, length=length, seed=seed)
+    return path, match_import_mat(text=text, by=None)
+
+
+def _run(match, *, plies: int = 0) -> MatchAnalysis:
+    analysis = services.analysis_request(match_id=match.pk, plies=plies, send=False)
+    done = services.analysis_run(analysis_id=analysis.pk)
+    assert done is not None
+    return done
+
+
+@pytest.mark.parametrize(("length", "seed"), [(3, 11), (5, 22), (4, 33)])
+def test_the_figures_agree_with_gnubgs_own_analysis(tmp_path, length, seed):
+    path, match = _imported(tmp_path, length=length, seed=seed)
+    assert match.status == "finished"
+    done = _run(match)
+    assert done.status == MatchAnalysis.Status.DONE, done.failure_reason
+    assert done.progress == 100 and done.attempts == 1
+    assert done.gnubg_version.startswith("GNU Backgammon")
+    gnubg_own = reference(path, plies=0)
+    rows = list(PlayerAnalysis.objects.filter(analysis=done).order_by("index"))
+    assert [row.player_id for row in rows] == [match.player1_id, match.player2_id]
+    for index, row in enumerate(rows):
+        assert abs(row.unforced_moves - gnubg_own["unforced"][index]) <= 1
+        assert abs(row.close_cube_decisions - gnubg_own["close"][index]) <= 1
+        expected = gnubg_own["rate"][index]
+        assert abs(row.error_rate_memg - expected) <= max(1.0, 0.05 * expected)
+        assert row.pr == pytest.approx(row.error_rate_memg / 2)
+        decisions = row.unforced_moves + row.close_cube_decisions
+        assert row.error_rate_memg == pytest.approx(row.error_total_emg / decisions * 1000, 0.01)
+        assert row.rating_words and row.luck_words
+        # The stored decisions add up to the player's figures.
+        mine = DecisionAnalysis.objects.filter(analysis=done, player_index=index)
+        unforced = mine.filter(kind="move", forced=False)
+        assert unforced.count() == row.unforced_moves
+        assert mine.filter(kind="cube").count() >= row.close_cube_decisions
+        lost = sum(d.equity_lost for d in mine if d.kind == "move" and not d.forced)
+        assert lost == pytest.approx(row.chequer_error_emg, abs=0.002)
+        cube_lost = sum(d.equity_lost for d in mine.filter(kind="cube"))
+        assert cube_lost == pytest.approx(row.cube_error_emg, abs=0.002)
+    # Every decision names an action of its game: a play, a roll (nothing legal, or the
+    # roll after a no-double), a double, take or drop.
+    kinds = {"play", "roll", "opening_roll", "double", "take", "drop"}
+    for decision in DecisionAnalysis.objects.filter(analysis=done):
+        action = GameAction.objects.get(
+            game__match=match, game__number=decision.game_number, seq=decision.action_seq
+        )
+        assert action.kind in kinds
+        if decision.kind == "move" and action.kind == "play":
+            assert action.player_index == decision.player_index
+        assert decision.equity_lost >= 0
+
+
+def test_a_match_file_gnubg_cannot_read_fails_with_a_reason():
+    with pytest.raises(GnubgFailure) as refused:
+        gnubg_analyse(mat_text="this is no match\n", plies=0, timeout=60)
+    assert refused.value.code == "gnubg_refused"
+    assert not refused.value.retry
+
+
+def test_gnubg_failing_fails_the_job_with_a_reason(tmp_path, settings):
+    _path, match = _imported(tmp_path, length=3, seed=44)
+    settings.GNUBG_PROGRAM = "/bin/false"
+    done = _run(match)
+    assert done.status == MatchAnalysis.Status.FAILED
+    assert done.failure_code == "gnubg_error"
+    assert done.failure_reason
+    assert not PlayerAnalysis.objects.filter(analysis=done).exists()
+    assert not DecisionAnalysis.objects.filter(analysis=done).exists()
+
+
+def test_analyse_match_prints_the_figures_as_json(tmp_path):
+    _path, match = _imported(tmp_path, length=3, seed=55)
+    out = StringIO()
+    call_command("analyse_match", str(match.pk), "--plies", "0", "--json", stdout=out)
+    printed = json.loads(out.getvalue())
+    assert set(printed) == {"match", "plies", "players"}
+    assert printed["match"] == match.pk and printed["plies"] == 0
+    assert [p["player"] for p in printed["players"]] == [match.player1_id, match.player2_id]
+    assert [p["name"] for p in printed["players"]] == [match.player1.name, match.player2.name]
+    for player in printed["players"]:
+        assert set(player) == {
+            "player",
+            "name",
+            "unforced_moves",
+            "close_cube_decisions",
+            "error_total_emg",
+            "error_rate_memg",
+            "pr",
+            "snowie_error_rate",
+            "luck_rate_memg",
+            "luck_adjusted_result",
+        }
+        assert player["pr"] == pytest.approx(player["error_rate_memg"] / 2)
+    # Without --json: a table naming both players.
+    table = StringIO()
+    call_command("analyse_match", str(match.pk), "--plies", "0", stdout=table)
+    assert match.player1.name in table.getvalue() and match.player2.name in table.getvalue()
+    assert MatchAnalysis.objects.filter(match=match).count() == 1
+    assert PlayerAnalysis.objects.filter(match=match).count() == 2
+
+
+def test_a_job_run_twice_stores_one_result(tmp_path):
+    _path, match = _imported(tmp_path, length=3, seed=66)
+    done = _run(match)
+    players = list(PlayerAnalysis.objects.filter(analysis=done).values_list("pk", flat=True))
+    decisions = DecisionAnalysis.objects.filter(analysis=done).count()
+    again = services.analysis_run(analysis_id=done.pk)
+    assert again is not None
+    assert again.version == done.version and again.attempts == 1
+    assert list(PlayerAnalysis.objects.filter(analysis=done).values_list("pk", flat=True)) == (
+        players
+    )
+    assert DecisionAnalysis.objects.filter(analysis=done).count() == decisions
+
+
+def test_a_run_that_times_out_is_tried_once_more_then_fails(tmp_path, settings):
+    _path, match = _imported(tmp_path, length=5, seed=77)
+    settings.ANALYSIS_TIME_BASE = 0.2
+    settings.ANALYSIS_TIME_PER_MOVE = 0.0
+    first = _run(match, plies=2)
+    assert first.status == MatchAnalysis.Status.QUEUED
+    assert first.attempts == 1 and first.failure_code == "timeout"
+    second = services.analysis_run(analysis_id=first.pk)
+    assert second is not None
+    assert second.status == MatchAnalysis.Status.FAILED
+    assert second.attempts == 2 and second.failure_code == "timeout"
+    assert second.failure_reason
+    assert not PlayerAnalysis.objects.filter(analysis=second).exists()
+    assert second.version > first.version
+
+
+def test_finished_and_imported_matches_are_queued(tmp_path, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        _path, match = _imported(tmp_path, length=3, seed=88)
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert analysis.status == MatchAnalysis.Status.QUEUED
