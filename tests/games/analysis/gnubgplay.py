@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 
 from django.conf import settings
@@ -12,13 +13,14 @@ from django.conf import settings
 
 def gnubg(commands: list[str], *, timeout: float = 120) -> str:
     """Run gnubg on ``commands`` (its stdin) and return what it printed."""
+    home = tempfile.mkdtemp(prefix="gnubg-home-")  # its settings directory, not ours
     done = subprocess.run(
         [settings.GNUBG_PROGRAM, "-t", "-q"],
         input="\n".join(commands) + "\n",
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C", "LC_ALL": "C"},
+        env={"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C", "LC_ALL": "C"},
         check=False,
     )
     return done.stdout
