@@ -236,7 +236,7 @@ ANALYSIS_PR_PUBLIC = env.bool("ANALYSIS_PR_PUBLIC", default=True)
 ANALYSIS_MIN_DECISIONS = 30
 # The GNU Backgammon program the analysis runs (Debian's package installs it here).
 GNUBG_PROGRAM = env.str("GNUBG_PROGRAM", default="/usr/games/gnubg")
-# One run's limits (games.analysis.gnubg). Wall clock: ANALYSIS_TIME_BASE seconds plus
+# One run's limits (games.analysis.driver). Wall clock: ANALYSIS_TIME_BASE seconds plus
 # ANALYSIS_TIME_PER_MOVE per checker play, at most ANALYSIS_TIME_LIMIT (2-ply costs about
 # 0.1 CPU-s a decision, so a 25-point match of 3,000 plays stays well inside). gnubg is
 # killed at the limit; the run is tried once more, then the job fails. Memory: the

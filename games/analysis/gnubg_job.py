@@ -2,7 +2,7 @@
 
 This file runs inside gnubg's embedded Python (Debian's 1.07), never in Django: it
 imports only the standard library and gnubg's own ``gnubg`` module. The driver
-(:mod:`games.analysis.gnubg`) passes its inputs in the environment:
+(:mod:`games.analysis.driver`) passes its inputs in the environment:
 
 - ``ANALYSIS_MAT``: the ``.mat`` file to analyse;
 - ``ANALYSIS_PLIES``: the lookahead for chequer play and cube decisions;

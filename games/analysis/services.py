@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 
 from games import background
 from games.analysis import store
-from games.analysis.gnubg import GnubgFailure, analysis_time_limit, gnubg_analyse
+from games.analysis.driver import GnubgFailure, analysis_time_limit, gnubg_analyse
 from games.errors import ValidationFailed
 from games.models import GameAction, Match, MatchAnalysis
 from games.play.interchange import match_export_mat

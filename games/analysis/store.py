@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.analysis.gnubg import GnubgAnalysis
+from games.analysis.driver import GnubgAnalysis
 from games.engine.actions import state_from_dict
 from games.models import (
     DecisionAnalysis,

@@ -73,6 +73,8 @@ def test_the_registered_task_names_are_the_stable_interface():
         "games.notification_deliver",
         "games.notification_deliver_each",
         "games.notification_sweep",
+        "games.analysis_run",
+        "games.analysis_sweep",
         "chouette.online_alarm",
         "chouette.sweep_online_alarms",
     }

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 
 from games.analysis import services
-from games.analysis.gnubg import GnubgFailure, gnubg_analyse
+from games.analysis.driver import GnubgFailure, gnubg_analyse
 from games.models import DecisionAnalysis, GameAction, MatchAnalysis, PlayerAnalysis
 from games.play.interchange import match_import_mat
 from tests.games.analysis.gnubgplay import reference, selfplay

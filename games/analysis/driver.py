@@ -112,6 +112,15 @@ def analysis_time_limit(*, moves: int) -> float:
     return min(float(settings.ANALYSIS_TIME_LIMIT), base + per_move * moves)
 
 
+def _command(program: str) -> list[str]:
+    """gnubg running the job: Debian's program with its embedded Python, or (a
+    ``GNUBG_PROGRAM`` named ``python...``) a Python with PyPI's ``gnubg`` module, which
+    runs the same job script (docs/architecture.md "Analysis" compares the two)."""
+    if Path(program).name.startswith("python"):
+        return [program, str(JOB_SCRIPT)]
+    return [program, "-t", "-q", "-r", "-p", str(JOB_SCRIPT)]
+
+
 def _limits() -> None:  # pragma: no cover - runs in the child between fork and exec
     os.nice(10)
     # gnubg dies with the worker that started it (a killed worker leaves no orphan
@@ -165,7 +174,7 @@ def gnubg_analyse(
 
         try:
             child = subprocess.Popen(  # noqa: S603 - our own setting, no shell
-                [program, "-t", "-q", "-r", "-p", str(JOB_SCRIPT)],
+                _command(program),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
