@@ -13,7 +13,11 @@ from django.conf import settings
 
 def gnubg(commands: list[str], *, timeout: float = 120) -> str:
     """Run gnubg on ``commands`` (its stdin) and return what it printed."""
-    home = tempfile.mkdtemp(prefix="gnubg-home-")  # its settings directory, not ours
+    with tempfile.TemporaryDirectory(prefix="gnubg-home-") as home:  # its settings, not ours
+        return _gnubg(commands, timeout=timeout, home=home)
+
+
+def _gnubg(commands: list[str], *, timeout: float, home: str) -> str:
     done = subprocess.run(
         [settings.GNUBG_PROGRAM, "-t", "-q"],
         input="\n".join(commands) + "\n",
