@@ -202,6 +202,12 @@ def gnubg_analyse(
             raise GnubgFailure(
                 "timeout", f"gnubg ran longer than {timeout:.0f} s", retry=True
             ) from None
+        except BaseException:
+            # Celery's soft time limit (or anything else) interrupting the wait: gnubg
+            # must not go on analysing for nobody.
+            child.kill()
+            child.wait()
+            raise
         finally:
             for reader in readers:
                 reader.join(timeout=5)
