@@ -38,6 +38,8 @@ JOB_SCRIPT = Path(__file__).with_name("gnubg_job.py")
 #: What is kept of gnubg's stdout and stderr (the rest is read and dropped).
 OUTPUT_BOUND = 64 * 1024
 PROGRESS = re.compile(rb"^@progress (\d+) (\d+)$")
+#: What gnubg (or its loader) prints when ``RLIMIT_AS`` stops it.
+OUT_OF_MEMORY = (b"memoryerror", b"out of memory", b"cannot allocate", b"failed to map")
 
 
 class GnubgFailure(Exception):
@@ -216,8 +218,10 @@ def gnubg_analyse(
             raise GnubgFailure("killed", f"gnubg was killed by signal {-code}", retry=True)
         if not out.exists():
             tail = bytes(stderr[-2000:] or stdout[-2000:]).decode("utf-8", "replace")
-            if b"MemoryError" in stderr or b"memory" in stderr.lower():
-                raise GnubgFailure("out_of_memory", tail, retry=True)
+            said = bytes(stderr).lower()
+            if any(sign in said for sign in OUT_OF_MEMORY):
+                # The same match needs the same memory: no second run.
+                raise GnubgFailure("out_of_memory", tail)
             raise GnubgFailure("gnubg_error", f"gnubg exited with {code}: {tail}")
         result = json.loads(out.read_text(encoding="utf-8"))
         if "error" in result:

@@ -7,11 +7,13 @@ times out is tried once more, then fails."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from games.analysis import services
 from games.analysis.driver import GnubgFailure, gnubg_analyse
@@ -161,3 +163,32 @@ def test_finished_and_imported_matches_are_queued(tmp_path, django_capture_on_co
         _path, match = _imported(tmp_path, length=3, seed=88)
     analysis = MatchAnalysis.objects.get(match=match)
     assert analysis.status == MatchAnalysis.Status.QUEUED
+
+
+def test_the_sweep_fails_a_job_whose_second_run_died(tmp_path, settings):
+    _path, match = _imported(tmp_path, length=3, seed=99)
+    analysis = services.analysis_request(match_id=match.pk, plies=0, send=False)
+    long_ago = timezone.now() - timedelta(hours=2)
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(
+        status=MatchAnalysis.Status.RUNNING, attempts=2, run_token="dead", started_at=long_ago
+    )
+    assert services.analysis_sweep() == 1
+    analysis.refresh_from_db()
+    assert analysis.status == MatchAnalysis.Status.FAILED
+    assert analysis.failure_code == "worker_lost" and analysis.failure_reason
+    # A job running for less than its limit is left to its run.
+    other = _imported(tmp_path, length=3, seed=98)[1]
+    fresh = services.analysis_request(match_id=other.pk, plies=0, send=False)
+    MatchAnalysis.objects.filter(pk=fresh.pk).update(
+        status=MatchAnalysis.Status.RUNNING, attempts=1, started_at=timezone.now()
+    )
+    assert services.analysis_sweep() == 0
+
+
+def test_a_memory_limit_too_small_fails_the_run(tmp_path, settings):
+    _path, match = _imported(tmp_path, length=3, seed=97)
+    settings.ANALYSIS_MEMORY_LIMIT_MB = 40
+    first = _run(match)
+    assert first.status == MatchAnalysis.Status.FAILED
+    assert first.failure_code == "out_of_memory" and first.failure_reason
+    assert not PlayerAnalysis.objects.filter(analysis=first).exists()
