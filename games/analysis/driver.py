@@ -226,7 +226,7 @@ def gnubg_analyse(
         result = json.loads(out.read_text(encoding="utf-8"))
         if "error" in result:
             raise GnubgFailure(result["error"], result.get("detail", ""))
-        printed = stats.read_text(encoding="utf-8", errors="replace")
+        printed = stats.read_bytes()
     players = statistics_parse(printed, result.get("stats") or [None, None])
     return GnubgAnalysis(version=gnubg_version(program), players=players, games=result["games"])
 
@@ -235,25 +235,31 @@ def gnubg_analyse(
 _NUMBER = r"([-+]?\d+(?:\.\d+)?)"
 
 
-def _rows(text: str) -> dict[str, list[str]]:
-    """``show statistics match`` as {(section, label): [column 1, column 2]}: gnubg
-    prints label, then the two players' values, in columns 41 and 65 wide."""
+def _rows(text: bytes) -> dict[str, list[str]]:
+    """``show statistics match`` as {"section|label": [column 1, column 2]}: gnubg
+    prints the label, then the two players' values, from byte 41 and byte 65 (padded in
+    bytes: a name with accented letters is shorter in characters)."""
     rows: dict[str, list[str]] = {}
     section = ""
     for line in text.splitlines():
         if not line.strip():
             continue
-        if line.rstrip().endswith("statistics") and len(line.rstrip()) < 40:
-            section = line.strip()
+        if line.rstrip().endswith(b"statistics") and len(line.rstrip()) < 40:
+            section = line.strip().decode("ascii", "replace")
             continue
-        label, first, second = line[:41].strip(), line[41:65].strip(), line[65:].strip()
+        label, first, second = (
+            part.decode("utf-8", "replace").strip() for part in (line[:41], line[41:65], line[65:])
+        )
         rows[f"{section}|{label}"] = [first, second]
     return rows
 
 
 def _first_number(value: str) -> float:
+    """The first number of a printed value; 0 for gnubg's "n/a" (no decision to rate)."""
     found = re.search(_NUMBER, value)
     if not found:
+        if value.strip().lower().startswith("n/a"):
+            return 0.0
         raise GnubgFailure("statistics_unreadable", f"no number in {value!r}")
     return float(found.group(1))
 
@@ -265,7 +271,7 @@ def _precise(printed: float, exact: float | None, digits: int) -> float:
     return printed
 
 
-def statistics_parse(text: str, stats: list[dict[str, Any] | None]) -> list[PlayerFigures]:
+def statistics_parse(text: bytes, stats: list[dict[str, Any] | None]) -> list[PlayerFigures]:
     """The two players' figures from ``show statistics match`` (and gnubg's dictionary
     ``stats`` for the digits it does not print)."""
     rows = _rows(text)

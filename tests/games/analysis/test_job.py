@@ -192,3 +192,53 @@ def test_a_memory_limit_too_small_fails_the_run(tmp_path, settings):
     assert first.status == MatchAnalysis.Status.FAILED
     assert first.failure_code == "out_of_memory" and first.failure_reason
     assert not PlayerAnalysis.objects.filter(analysis=first).exists()
+
+
+def _one_point_match(*, play: bool):
+    from games.engine.actions import state_from_dict
+    from games.play import services as play_services
+    from games.play.dice import ScriptedDice
+    from tests.factories import PlayerFactory
+
+    players = (PlayerFactory(), PlayerFactory())
+    match = play_services.match_create(player1=players[0], player2=players[1], length=1)
+    game = play_services.match_start(match_id=match.pk, dice=ScriptedDice((3, 1)))
+    mover = state_from_dict(game.state).player_to_act
+    version = game.version
+    resigner = mover
+    if play:
+        version = play_services.game_play(
+            game_id=game.pk, player=players[mover], expected_version=version, play="8/5 6/5"
+        ).game.version
+        resigner = 1 - mover
+    offered = play_services.resign_offer(
+        game_id=game.pk, player=players[resigner], expected_version=version, kind="single"
+    )
+    play_services.resign_accept(
+        game_id=game.pk, player=players[1 - resigner], expected_version=offered.game.version
+    )
+    match.refresh_from_db()
+    assert match.status == "finished"
+    return match
+
+
+def test_a_match_finished_here_is_queued_and_analysed(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _one_point_match(play=True)
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert analysis.status == MatchAnalysis.Status.QUEUED
+    done = services.analysis_run(analysis_id=analysis.pk, plies=0)
+    assert done is not None and done.status == MatchAnalysis.Status.DONE, done.failure_reason
+    rows = PlayerAnalysis.objects.filter(analysis=done).order_by("index")
+    assert rows.count() == 2
+    assert not any(row.counts for row in rows)  # one move: fewer than 30 decisions
+    move = DecisionAnalysis.objects.get(analysis=done, kind="move")
+    action = GameAction.objects.get(game__match=match, seq=move.action_seq)
+    assert action.kind == "play" and move.dice == "31"
+    assert move.played == "8/5 6/5" and move.best == "8/5 6/5" and move.equity_lost == 0
+
+
+def test_a_match_without_a_checker_play_is_not_queued(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _one_point_match(play=False)
+    assert not MatchAnalysis.objects.filter(match=match).exists()
