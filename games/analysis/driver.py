@@ -18,6 +18,7 @@ import ctypes
 import json
 import logging
 import os
+import queue
 import re
 import resource
 import signal
@@ -166,13 +167,23 @@ def gnubg_analyse(
         }
         stdout, stderr = bytearray(), bytearray()
 
+        # The reader thread only notes progress; the caller's callback (which writes to
+        # the database) runs here, in the caller's thread and connection.
+        reported: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
+
         def progress_line(line: bytes) -> None:
             found = PROGRESS.match(line)
-            if found and on_progress is not None:
-                try:
-                    on_progress(int(found.group(1)), int(found.group(2)))
-                except Exception:  # progress is a courtesy: never kills the run
-                    log.exception("analysis progress callback failed")
+            if found:
+                reported.put((int(found.group(1)), int(found.group(2))))
+
+        def report() -> None:
+            while not reported.empty():
+                done, total = reported.get()
+                if on_progress is not None:
+                    try:
+                        on_progress(done, total)
+                    except Exception:  # progress is a courtesy: never kills the run
+                        log.exception("analysis progress callback failed")
 
         try:
             child = subprocess.Popen(  # noqa: S603 - our own setting, no shell
@@ -196,8 +207,16 @@ def gnubg_analyse(
         for reader in readers:
             reader.start()
         started = time.monotonic()
+        deadline = started + timeout
         try:
-            code = child.wait(timeout=timeout)
+            while True:
+                try:
+                    code = child.wait(timeout=max(0.0, min(0.5, deadline - time.monotonic())))
+                    break
+                except subprocess.TimeoutExpired:
+                    report()
+                    if time.monotonic() >= deadline:
+                        raise
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
@@ -213,6 +232,7 @@ def gnubg_analyse(
         finally:
             for reader in readers:
                 reader.join(timeout=5)
+        report()
         log.info("gnubg analysed a match at %d-ply in %.1f s", plies, time.monotonic() - started)
         if code < 0:
             raise GnubgFailure("killed", f"gnubg was killed by signal {-code}", retry=True)

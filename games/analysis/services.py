@@ -36,6 +36,7 @@ from games.analysis.driver import GnubgFailure, analysis_time_limit, gnubg_analy
 from games.errors import ValidationFailed
 from games.models import GameAction, Match, MatchAnalysis
 from games.play.interchange import match_export_mat
+from games.play.live import publish_match_changed
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +227,8 @@ def analysis_run(*, analysis_id: int, plies: int | None = None) -> MatchAnalysis
         if claimed is None:  # done, failed or gone: nothing to run
             return MatchAnalysis.objects.filter(pk=analysis_id).first()
         analysis, token = claimed
+        match_id = analysis.match_id
+        _touch(match_id)
         if plies is not None and plies != analysis.plies:
             MatchAnalysis.objects.filter(pk=analysis_id).update(plies=plies)
             analysis.plies = plies
@@ -242,7 +245,9 @@ def analysis_run(*, analysis_id: int, plies: int | None = None) -> MatchAnalysis
                 mat_text=mat_text,
                 plies=analysis.plies,
                 timeout=analysis_time_limit(moves=plays),
-                on_progress=lambda done, total: _progress(analysis_id, token, done, total),
+                on_progress=lambda done, total: _progress(
+                    analysis_id, token, done, total, match_id
+                ),
             )
             store.analysis_store(analysis_id=analysis_id, token=token, result=result)
         except (GnubgFailure, store.MappingFailure) as failure:
@@ -261,15 +266,27 @@ def analysis_run(*, analysis_id: int, plies: int | None = None) -> MatchAnalysis
                         _fail(row, code, detail)
         except SoftTimeLimitExceeded:
             _give_up_or_again(analysis_id, token, "timeout", "")
+        _touch(match_id)
     return MatchAnalysis.objects.filter(pk=analysis_id).first()
 
 
-def _progress(analysis_id: int, token: str, done: int, total: int) -> None:
+def _touch(match_id: int) -> None:
+    """Tell the match's live page that its analysis moved (status, progress): a plain
+    ``changed`` on the ``match:<id>`` topic (games.play.live)."""
+    try:
+        publish_match_changed(match_id=match_id)
+    except Exception:  # the live page is a courtesy: never fails the job
+        log.exception("could not publish match %s", match_id)
+
+
+def _progress(analysis_id: int, token: str, done: int, total: int, match_id: int) -> None:
     # 100 % is the stored result's: the games analysed take it to 95.
     percent = min(95, int(95 * done / max(total, 1)))
-    MatchAnalysis.objects.filter(
+    changed = MatchAnalysis.objects.filter(
         pk=analysis_id, run_token=token, status=MatchAnalysis.Status.RUNNING
     ).update(progress=percent, version=F("version") + 1)
+    if changed:
+        _touch(match_id)
 
 
 def analysis_overdue() -> timedelta:

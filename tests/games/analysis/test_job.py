@@ -242,3 +242,12 @@ def test_a_match_without_a_checker_play_is_not_queued(django_capture_on_commit_c
     with django_capture_on_commit_callbacks(execute=True):
         match = _one_point_match(play=False)
     assert not MatchAnalysis.objects.filter(match=match).exists()
+
+
+def test_gnubg_reports_its_progress_game_by_game(tmp_path):
+    path = tmp_path / "progress.mat"
+    text = selfplay(path, length=5, seed=96)
+    seen: list[tuple[int, int]] = []
+    gnubg_analyse(mat_text=text, plies=0, timeout=120, on_progress=lambda d, t: seen.append((d, t)))
+    games = text.count(" Game ")
+    assert seen == [(number, games) for number in range(1, games + 1)]
