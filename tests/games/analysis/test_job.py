@@ -251,3 +251,17 @@ def test_gnubg_reports_its_progress_game_by_game(tmp_path):
     gnubg_analyse(mat_text=text, plies=0, timeout=120, on_progress=lambda d, t: seen.append((d, t)))
     games = text.count(" Game ")
     assert seen == [(number, games) for number in range(1, games + 1)]
+
+
+def test_analyse_matches_back_fills_the_unanalysed_matches(tmp_path):
+    _path, first = _imported(tmp_path, length=3, seed=95)
+    _path, second = _imported(tmp_path, length=3, seed=94)
+    out = StringIO()
+    call_command("analyse_matches", "--plies", "0", "--limit", "1", "--sync", stdout=out)
+    assert "1 analysed, 0 failed" in out.getvalue()
+    assert MatchAnalysis.objects.get(match=first).status == MatchAnalysis.Status.DONE
+    assert not MatchAnalysis.objects.filter(match=second).exists()
+    queued = StringIO()
+    call_command("analyse_matches", stdout=queued)  # the rest, to the queue
+    assert "1 queued" in queued.getvalue()
+    assert MatchAnalysis.objects.get(match=second).status == MatchAnalysis.Status.QUEUED
