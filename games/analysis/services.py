@@ -240,7 +240,7 @@ def analysis_run(*, analysis_id: int, plies: int | None = None) -> MatchAnalysis
             try:
                 mat_text = match_export_mat(match=match)
             except ValidationFailed as exc:
-                raise GnubgFailure(exc.code, str(exc.message)) from None
+                raise GnubgFailure(exc.code, str(exc.detail)) from None
             result = gnubg_analyse(
                 mat_text=mat_text,
                 plies=analysis.plies,
