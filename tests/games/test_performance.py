@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.play import services
 from games.ratings import performance
@@ -43,9 +43,11 @@ def test_the_pr_class_bounds_are_inclusive(pr, number):
 
 
 def test_the_class_is_labelled_a_class_with_its_bound():
-    assert performance.pr_class(3.1).label == "PR class 2 (≤ 4)"
+    with translation.override("en"):
+        assert performance.pr_class(3.1).label == "PR class 2 (≤ 4)"
+        assert performance.pr_class(17).label == "PR class 6 (above 16)"
+        assert performance.pr_class(7).label == "PR class 4 (≤ 10)"
     assert performance.pr_class(3.1).lower == 2.5
-    assert performance.pr_class(17).label == "PR class 6 (above 16)"
     assert performance.pr_class(None) is None
     assert [c.number for c in performance.pr_classes()] == [1, 2, 3, 4, 5, 6]
 
@@ -110,12 +112,14 @@ def test_match_figures_hide_the_figures_the_viewer_may_not_see(settings):
     settings.ANALYSIS_PR_PUBLIC = True
     seen = performance.match_figures(match=match, viewer=None)
     assert [f.row.pr for f in seen.players] == [3.0, 8.0]
-    assert seen.players[0].rating_text == "Advanced"
+    with translation.override("en"):
+        assert seen.players[0].rating_text == "Advanced"
+    with translation.override("hu"):
+        assert seen.players[0].rating_text == "Haladó"
+        assert performance.pr_class(3.1).label == "2. PR-osztály (≤ 4)"
 
 
 def test_gnubg_words_are_translated(settings):
-    from django.utils import translation
-
     with translation.override("hu"):
         assert performance.rating_words_text("World class") != "World class"
         assert performance.luck_words_text("Go to bed") != "Go to bed"
