@@ -19,7 +19,7 @@ from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy
 
 from games.models import DecisionAnalysis, Match, MatchAnalysis
 from games.ratings import performance
@@ -40,15 +40,15 @@ _CUBE_MARKS = {
 }
 #: A cube decision's keys (DecisionAnalysis.played, .best) in words.
 CUBE_WORDS = {
-    "no_double": pgettext_lazy("cube decision", "no double"),
-    "double": pgettext_lazy("cube decision", "double"),
-    "take": pgettext_lazy("cube decision", "take"),
-    "drop": pgettext_lazy("cube decision", "drop"),
-    "pass": pgettext_lazy("cube decision", "drop"),
-    "beaver": pgettext_lazy("cube decision", "beaver"),
-    "too_good": pgettext_lazy("cube decision", "too good to double"),
-    "redouble": pgettext_lazy("cube decision", "redouble"),
-    "no_redouble": pgettext_lazy("cube decision", "no redouble"),
+    "no_double": gettext_lazy("no double"),
+    "double": gettext_lazy("double"),
+    "take": gettext_lazy("take"),
+    "drop": gettext_lazy("drop"),
+    "pass": gettext_lazy("drop"),
+    "beaver": gettext_lazy("beaver"),
+    "too_good": gettext_lazy("too good to double"),
+    "redouble": gettext_lazy("redouble"),
+    "no_redouble": gettext_lazy("no redouble"),
 }
 _LUCK = {
     "very_unlucky": gettext_lazy("Very unlucky roll"),

@@ -31,7 +31,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy
 
 from games.models import DecisionAnalysis, Match, MatchAnalysis, Player, PlayerAnalysis
 
@@ -123,22 +123,22 @@ def pr_classes() -> list[PrClass]:
 # ====================================================================== gnubg's words
 #: gnubg's rating words (``show statistics match``, "Overall rating") translated.
 RATING_WORDS = {
-    "Awful!": pgettext_lazy("gnubg rating", "Awful!"),
-    "Beginner": pgettext_lazy("gnubg rating", "Beginner"),
-    "Casual player": pgettext_lazy("gnubg rating", "Casual player"),
-    "Intermediate": pgettext_lazy("gnubg rating", "Intermediate"),
-    "Advanced": pgettext_lazy("gnubg rating", "Advanced"),
-    "Expert": pgettext_lazy("gnubg rating", "Expert"),
-    "World class": pgettext_lazy("gnubg rating", "World class"),
-    "Supernatural": pgettext_lazy("gnubg rating", "Supernatural"),
+    "Awful!": gettext_lazy("Awful!"),
+    "Beginner": gettext_lazy("Beginner"),
+    "Casual player": gettext_lazy("Casual player"),
+    "Intermediate": gettext_lazy("Intermediate"),
+    "Advanced": gettext_lazy("Advanced"),
+    "Expert": gettext_lazy("Expert"),
+    "World class": gettext_lazy("World class"),
+    "Supernatural": gettext_lazy("Supernatural"),
 }
 #: gnubg's luck words ("Luck rating") translated.
 LUCK_WORDS = {
-    "Go to bed": pgettext_lazy("gnubg luck", "Go to bed"),
-    "Bad dice, man!": pgettext_lazy("gnubg luck", "Bad dice, man!"),
-    "None": pgettext_lazy("gnubg luck", "None"),
-    "Good dice, man!": pgettext_lazy("gnubg luck", "Good dice, man!"),
-    "Go to Las Vegas": pgettext_lazy("gnubg luck", "Go to Las Vegas"),
+    "Go to bed": gettext_lazy("Go to bed"),
+    "Bad dice, man!": gettext_lazy("Bad dice, man!"),
+    "None": gettext_lazy("None"),
+    "Good dice, man!": gettext_lazy("Good dice, man!"),
+    "Go to Las Vegas": gettext_lazy("Go to Las Vegas"),
 }
 
 
