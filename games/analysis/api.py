@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,7 +19,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from games.analysis.requesting import PLIES, analysis_request_by
-from games.api.common import error_responses
+from games.api.common import error_responses, query_flag
 from games.api.throttles import CodeThrottle
 from games.models import DecisionAnalysis, Match, MatchAnalysis
 from games.play import live
@@ -136,8 +136,9 @@ _FIGURES = (
 )
 
 
-def analysis_output(figures: performance.MatchFigures) -> dict[str, Any]:
-    """A match's analysis as the API gives it (:class:`MatchAnalysisOutput`)."""
+def analysis_output(figures: performance.MatchFigures, *, brief: bool = False) -> dict[str, Any]:
+    """A match's analysis as the API gives it (:class:`MatchAnalysisOutput`); ``brief``:
+    without the decisions (a page following the job's progress)."""
     analysis = figures.analysis
     players = []
     for f in figures.players:
@@ -162,7 +163,7 @@ def analysis_output(figures: performance.MatchFigures) -> dict[str, Any]:
             "luck_mark": d.luck_mark,
             "forced": d.forced,
         }
-        for d in performance.match_decisions(figures=figures)
+        for d in ([] if brief else performance.match_decisions(figures=figures))
     ]
     return {
         "match": figures.match.pk,
@@ -195,11 +196,21 @@ class MatchAnalysisApi(APIView):
         # Reading is free; asking costs gnubg's CPU time.
         return [] if self.request.method in permissions.SAFE_METHODS else super().get_throttles()
 
-    @extend_schema(responses=MatchAnalysisOutput)
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "brief",
+                bool,
+                description="true: without `decisions` (to follow the job's progress)",
+            )
+        ],
+        responses=MatchAnalysisOutput,
+    )
     def get(self, request: Request, match_id: int) -> Response:
+        brief = query_flag(request, "brief")
         match = _match(match_id)
         figures = performance.match_figures(match=match, viewer=request.user)
-        return Response(analysis_output(figures))
+        return Response(analysis_output(figures, brief=brief))
 
     @extend_schema(request=AnalysisInput, responses={202: MatchAnalysisOutput, **REQUEST_ERRORS})
     def post(self, request: Request, match_id: int) -> Response:

@@ -98,6 +98,16 @@ def test_an_analysed_match_gives_both_players_figures_and_its_decisions():
     assert (cube["played"], cube["best"], cube["equity_lost"]) == ("no_double", "double", 0.12)
 
 
+def test_brief_leaves_the_decisions_out():
+    match = _finished()
+    analysis = analysed_match(match)
+    DecisionAnalysisFactory(analysis=analysis, action_seq=2)
+    body = api_client().get(_url(match.pk) + "?brief=true").json()
+    assert body["decisions"] == [] and len(body["players"]) == 2
+    assert len(api_client().get(_url(match.pk)).json()["decisions"]) == 1
+    assert api_client().get(_url(match.pk) + "?brief=maybe").status_code == 400
+
+
 def test_a_failed_analysis_gives_its_reason():
     match = _finished()
     MatchAnalysis.objects.create(

@@ -154,3 +154,39 @@ def test_analysis_on_a_laptop(browser, live_server):
         _check_pages(browser, live_server.url, match, anna, phone=False)
     finally:
         browser.set_window_size(1280, 1024)
+
+
+def test_the_match_page_follows_a_running_analysis(phone, live_server):
+    """The job moves (here: the row changed as the worker changes it): the page shows it
+    without being reloaded by hand, up to the figures when it is done."""
+    from django.db.models import F
+
+    from games.models import MatchAnalysis
+    from tests.factories import finish_by_resignation
+
+    anna, bence = PlayerFactory(name="Anna"), PlayerFactory(name="Bence")
+    match = services.match_create(player1=anna, player2=bence, length=1)
+    finish_by_resignation(match)
+    analysis = MatchAnalysisFactory(match=match, status="queued", progress=0)
+    _english(phone, live_server.url)
+    phone.get(f"{live_server.url}/matches/{match.pk}/")
+    state = "[data-testid=analysis-state]"
+    assert "Queued for analysis" in _visible_text(phone, state)
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(
+        status="running", progress=40, version=F("version") + 1
+    )
+    WebDriverWait(phone, 20).until(
+        lambda d: "Being analysed: 40%" in d.find_element(By.CSS_SELECTOR, state).text
+    )
+    PlayerAnalysisFactory(analysis=analysis, player=anna, pr=3.5)
+    PlayerAnalysisFactory(analysis=analysis, player=bence, pr=6.5)
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(
+        status="done", progress=100, version=F("version") + 1
+    )
+    WebDriverWait(phone, 20).until(
+        lambda d: (
+            d.find_elements(By.CSS_SELECTOR, "[data-testid=pr-1]")
+            and d.find_element(By.CSS_SELECTOR, "[data-testid=pr-1]").text == "6.50"
+        )
+    )
+    assert_accessible(phone, "match page, analysis done")
