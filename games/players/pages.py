@@ -92,7 +92,13 @@ def _pr_section(request: HttpRequest, player: Player) -> dict[str, Any] | None:
     points = [PrChartPoint(at=p.at, pr=p.pr, match_id=p.match_id) for p in summary.history]
     return {
         "summary": summary,
-        "chart": mark_safe(pr_chart_svg(points, labels=labels)),  # noqa: S308 - escaped
+        "chart": mark_safe(  # noqa: S308 - text escaped by the chart
+            pr_chart_svg(
+                points,
+                labels=labels,
+                bound_format=lambda v: str(formats.number_format(v, 0 if v == int(v) else 1)),
+            )
+        ),
         "public": settings.ANALYSIS_PR_PUBLIC,
         "min_decisions": settings.ANALYSIS_MIN_DECISIONS,
         "recent": performance.RECENT_MATCHES,

@@ -81,14 +81,16 @@ def pr_chart_svg(
     width: int = 720,
     height: int = 240,
     svg_id: str = "pr-chart",
+    bound_format: Callable[[float], str] | None = None,
 ) -> str:
     """The PR history as an ``<svg>`` string (see the module docstring). ``points``: the
     analysed matches that count, in any order (drawn by ``at``, stably). ``labels``: as
     the rating chart's (``number_format`` for the last PR and the tooltips;
-    ``date_format`` for the ticks)."""
+    ``date_format`` for the ticks). ``bound_format``: the text of a y tick (default
+    ``2.5``, ``10``: as short as the value allows)."""
     date_text: Callable[[datetime], str] = labels.date_format or (lambda at: at.date().isoformat())
     number_text: Callable[[float], str] = labels.number_format or _two
-    bound_text: Callable[[float], str] = labels.number_format or _bound_text
+    bound_text: Callable[[float], str] = bound_format or _bound_text
     out: list[str] = []
     if not points:
         _open_svg(
