@@ -156,22 +156,32 @@ def test_analysis_on_a_laptop(browser, live_server):
         browser.set_window_size(1280, 1024)
 
 
-def test_the_match_page_follows_a_running_analysis(phone, live_server):
-    """The job moves (here: the row changed as the worker changes it): the page shows it
-    without being reloaded by hand, up to the figures when it is done."""
+def test_a_player_asks_for_the_analysis_and_the_page_follows_it(phone, live_server):
+    """Anna taps "Analyse" on her finished match: queued. The job moves (here: the row
+    changed as the worker changes it): the page shows it without being reloaded by
+    hand, up to the figures when it is done."""
     from django.db.models import F
 
     from games.models import MatchAnalysis
-    from tests.factories import finish_by_resignation
+    from tests.browser.conftest import sign_in
+    from tests.factories import UserPlayerFactory, finish_by_resignation
 
-    anna, bence = PlayerFactory(name="Anna"), PlayerFactory(name="Bence")
+    anna, bence = UserPlayerFactory(name="Anna"), PlayerFactory(name="Bence")
     match = services.match_create(player1=anna, player2=bence, length=1)
     finish_by_resignation(match)
-    analysis = MatchAnalysisFactory(match=match, status="queued", progress=0)
-    _english(phone, live_server.url)
+    sign_in(phone, live_server.url, anna.user)
     phone.get(f"{live_server.url}/matches/{match.pk}/")
     state = "[data-testid=analysis-state]"
-    assert "Queued for analysis" in _visible_text(phone, state)
+    assert "not been analysed" in _visible_text(phone, state)
+    button = phone.find_element(By.CSS_SELECTOR, "[data-action=analyse]")
+    phone.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    button.click()
+    WebDriverWait(phone, 10).until(
+        lambda d: "Queued for analysis" in d.find_element(By.CSS_SELECTOR, state).text
+    )
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert (analysis.status, analysis.requested_by_id) == ("queued", anna.user.pk)
+    assert_accessible(phone, "match page, analysis queued")
     MatchAnalysis.objects.filter(pk=analysis.pk).update(
         status="running", progress=40, version=F("version") + 1
     )
