@@ -324,6 +324,20 @@ def matches_figures(*, match_ids: list[int]) -> dict[int, list[PlayerAnalysis]]:
     return found
 
 
+def matches_figures_seen(*, match_ids: list[int], viewer: Any) -> dict[int, list[PlayerFigures]]:
+    """:func:`matches_figures` as ``viewer`` may see them (a flight's PR table): match id
+    -> both players' :class:`PlayerFigures` in index order, ``row`` ``None`` where the
+    viewer may not see that player's PR. One query."""
+    seen: dict[int, list[PlayerFigures]] = {}
+    for match_id, rows in matches_figures(match_ids=match_ids).items():
+        figures = []
+        for row in rows:
+            visible = pr_visible(viewer, row.player)
+            figures.append(PlayerFigures(row.index, row.player, visible, row if visible else None))
+        seen[match_id] = figures
+    return seen
+
+
 #: The status words, for pages (the model's choices plus "not analysed").
 STATUS_WORDS = {
     NONE: gettext_lazy("not analysed"),

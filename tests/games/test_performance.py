@@ -124,3 +124,20 @@ def test_gnubg_words_are_translated(settings):
         assert performance.rating_words_text("World class") != "World class"
         assert performance.luck_words_text("Go to bed") != "Go to bed"
         assert performance.rating_words_text("Something new") == "Something new"
+
+
+def test_many_matches_figures_at_once_as_a_viewer_sees_them(settings, django_assert_num_queries):
+    anna, bence = UserPlayerFactory(), UserPlayerFactory()
+    analysed = services.match_create(player1=anna, player2=bence, length=1)
+    analysed_match(analysed, prs=(3.0, 8.0))
+    waiting = services.match_create(player1=anna, player2=bence, length=1)
+    settings.ANALYSIS_PR_PUBLIC = False
+    with django_assert_num_queries(1):
+        seen = performance.matches_figures_seen(
+            match_ids=[analysed.pk, waiting.pk], viewer=bence.user
+        )
+    assert list(seen) == [analysed.pk]
+    assert [(f.player.pk, f.row and f.row.pr) for f in seen[analysed.pk]] == [
+        (anna.pk, None),
+        (bence.pk, 8.0),
+    ]
