@@ -103,6 +103,7 @@ def _pr_section(request: HttpRequest, player: Player) -> dict[str, Any] | None:
         "min_decisions": settings.ANALYSIS_MIN_DECISIONS,
         "recent": performance.RECENT_MATCHES,
         "classes": performance.pr_classes(),
+        "latest": performance.player_analysed_matches(player_id=player.pk),
     }
 
 

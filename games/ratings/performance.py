@@ -289,6 +289,17 @@ def player_pr_history(*, player_id: int) -> list[PrPoint]:
     return [PrPoint(at, pr, match_id) for at, pr, match_id in rows]
 
 
+def player_analysed_matches(*, player_id: int, limit: int = RECENT_MATCHES) -> list[PlayerAnalysis]:
+    """The player's latest analysed matches, newest first, counted or not (a short match
+    shows its PR too, left out of the averages), with the match and its players. One
+    query."""
+    return list(
+        PlayerAnalysis.objects.filter(player_id=player_id)
+        .select_related("match__player1", "match__player2")
+        .order_by("-played_at", "-id")[:limit]
+    )
+
+
 def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 

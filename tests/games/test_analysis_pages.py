@@ -211,9 +211,9 @@ def test_the_replay_hides_the_errors_of_a_player_whose_pr_is_not_shown(en, setti
 
 
 # ====================================================================== player page
-def _history(player, prs, *, counts=True):
+def _history(player, prs, *, counts=True, days_ago=60):
     other = PlayerFactory()
-    start = timezone.now() - timedelta(days=60)
+    start = timezone.now() - timedelta(days=days_ago)
     for i, pr in enumerate(prs):
         match = services.match_create(player1=player, player2=other, length=1)
         analysis = MatchAnalysisFactory(match=match)
@@ -229,7 +229,7 @@ def _history(player, prs, *, counts=True):
 def test_the_player_page_shows_the_pr_chart_averages_and_class(en):
     anna = UserPlayerFactory(name="Anna")
     _history(anna, [12.0, 12.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0])
-    _history(anna, [40.0], counts=False)
+    _history(anna, [40.0], counts=False, days_ago=1)  # a short match: no average
     html = en.get(f"/players/{anna.pk}/").content.decode()
     assert 'data-testid="pr-recent" data-value="3.00"' in html
     assert 'data-testid="pr-all" data-value="4.50"' in html
@@ -238,6 +238,9 @@ def test_the_player_page_shows_the_pr_chart_averages_and_class(en):
     chart = re.search(r'<svg[^>]*class="pr-chart".*?</svg>', html, re.S).group(0)
     assert 'data-count="12"' in chart
     assert chart.count('class="pr-dot"') == 12
+    # The latest ten analysed matches, counted or not: the short one (PR 40) first.
+    latest = re.findall(r'data-testid="pr-match" data-value="([0-9.]+)"', html)
+    assert latest == ["40.00"] + ["3.00"] * 9
 
 
 def test_a_player_without_analysed_matches_gets_an_empty_chart(en):
