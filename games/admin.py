@@ -7,15 +7,20 @@ from django.contrib.messages import ERROR
 from django.db import models, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.errors import ApplicationError
 from games.models import (
     ClubResult,
+    DecisionAnalysis,
+    MatchAnalysis,
     Notification,
     NotificationDelivery,
     Player,
+    PlayerAnalysis,
     RatedResult,
     Webhook,
 )
@@ -363,3 +368,93 @@ class ClubResultAdmin(ReadOnlyAdmin):
     ]
     list_select_related = ["player1", "player2", "winner", "entered_by"]
     search_fields = ["source_key", "player1__name", "player2__name"]
+
+
+# ====================================================================== analysis (issue 28)
+class PlayerAnalysisInline(admin.TabularInline):
+    """Both players' figures, as gnubg gave them (stored by the run, never typed)."""
+
+    model = PlayerAnalysis
+    extra = 0
+    can_delete = False
+    fields = [
+        "index",
+        "player",
+        "pr",
+        "error_rate_memg",
+        "unforced_moves",
+        "close_cube_decisions",
+        "error_total_emg",
+        "snowie_error_rate",
+        "luck_rate_memg",
+        "luck_adjusted_result",
+        "rating_words",
+        "luck_words",
+        "counts",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class DecisionAnalysisInline(admin.TabularInline):
+    """The decisions gnubg marked (its errors); the rest are in the API."""
+
+    model = DecisionAnalysis
+    extra = 0
+    can_delete = False
+    verbose_name_plural = _("marked decisions")
+    fields = ["game_number", "ordinal", "player_index", "kind", "dice", "played", "best"]
+    fields += ["equity_lost", "mark"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[DecisionAnalysis]:
+        return super().get_queryset(request).exclude(mark="")
+
+
+@admin.register(MatchAnalysis)
+class MatchAnalysisAdmin(ReadOnlyAdmin):
+    """The analysis jobs: failed ones with their reason, and "Analyse again" for the
+    selected (games.analysis.services.analysis_request, again)."""
+
+    list_display = [
+        "match_link",
+        "status",
+        "progress",
+        "plies",
+        "attempts",
+        "failure_code",
+        "failure_reason",
+        "requested_at",
+        "finished_at",
+    ]
+    list_filter = ["status", "plies", "failure_code"]
+    list_select_related = ["match__player1", "match__player2"]
+    search_fields = ["match__player1__name", "match__player2__name", "failure_reason"]
+    date_hierarchy = "requested_at"
+    inlines = [PlayerAnalysisInline, DecisionAnalysisInline]
+    actions = ["analyse_again"]
+
+    @admin.display(description=_("match"), ordering="match_id")
+    def match_link(self, obj: MatchAnalysis) -> str:
+        url = reverse("games:match", kwargs={"match_id": obj.match_id})
+        return format_html('<a href="{}">{}</a>', url, obj.match)
+
+    @admin.action(description=_("Analyse the selected matches again"))
+    def analyse_again(self, request: HttpRequest, queryset: QuerySet[MatchAnalysis]) -> None:
+        from games.analysis.services import analysis_request
+
+        queued = 0
+        for match_id in queryset.values_list("match_id", flat=True):
+            analysis_request(match_id=match_id, requested_by=request.user, again=True)
+            queued += 1
+        message = ngettext(
+            "%(count)d match is queued to be analysed again.",
+            "%(count)d matches are queued to be analysed again.",
+            queued,
+        )
+        self.message_user(request, message % {"count": queued})

@@ -3,6 +3,7 @@
 
 from django.urls import path
 
+from games.analysis import api as analysis
 from games.clocks import api as clocks
 from games.notifications import api as notifications
 from games.play import api as play
@@ -28,6 +29,12 @@ urlpatterns = [
     path("matches/<int:match_id>/start/", play.MatchStartApi.as_view(), name="match-start"),
     path("matches/<int:match_id>/end/", play.MatchEndSessionApi.as_view(), name="match-end"),
     path("matches/<int:match_id>/rematch/", play.MatchRematchApi.as_view(), name="match-rematch"),
+    # GNU Backgammon's analysis of a match (issue 28)
+    path(
+        "matches/<int:match_id>/analysis/",
+        analysis.MatchAnalysisApi.as_view(),
+        name="match-analysis",
+    ),
     path("invitations/", play.InvitationListApi.as_view(), name="invitation-list"),
     path(
         "invitations/<int:invitation_id>/accept/",

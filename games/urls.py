@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from games.analysis import pages as analysis_pages
 from games.play import pages, replay_pages
 from games.players import mine
 from games.players import pages as player_pages
@@ -37,6 +38,11 @@ urlpatterns = [
         name="game-replay",
     ),
     path("matches/<int:match_id>/rematch/", pages.match_rematch_page, name="match-rematch"),
+    path(
+        "matches/<int:match_id>/analyse/",
+        analysis_pages.match_analyse_page,
+        name="match-analyse",
+    ),
     path("games/<int:game_id>/act/", pages.game_action_page, name="game-act"),
     path("games/<int:game_id>/board.svg", pages.game_board_page, name="game-board"),
     path("players/me/settings/", mine.my_settings_page, name="my-settings"),

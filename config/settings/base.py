@@ -345,6 +345,9 @@ REST_FRAMEWORK = {
         # A chouette session's join code typed or scanned (chouette.throttles), per
         # user or, without a login, per client address.
         "chouette_join": env.str("CHOUETTE_JOIN_THROTTLE_RATE", default="10/minute"),
+        # Asking for a match's analysis (games.analysis.api, the match page), per user:
+        # each is seconds of gnubg's CPU time.
+        "analysis_request": env.str("ANALYSIS_REQUEST_THROTTLE_RATE", default="10/minute"),
     },
     # X-Forwarded-For entries the proxies in front add (config.security.client_ip).
     "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,

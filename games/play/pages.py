@@ -36,7 +36,15 @@ from games.engine.game import GameState
 from games.engine.position import Position
 from games.errors import ApplicationError, NotFound, ValidationFailed
 from games.models import Game, Match, MatchInvitation, Player
-from games.play import alarms, interchange, invitations, selectors, services, statements
+from games.play import (
+    alarms,
+    analysiswords,
+    interchange,
+    invitations,
+    selectors,
+    services,
+    statements,
+)
 from games.play.boardplay import (
     board_settings,
     last_play_moves,
@@ -325,6 +333,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         context.update(_words(match, game, state, names, my_index, actions, moves))
     context["games"] = [(g, game_result_label(g)) for g in match.games.all()]
     context["rating"] = ratings_selectors.match_rating(match=match)
+    # Issue 28: GNU Backgammon's analysis (its figures, or its job's state).
+    context.update(analysiswords.match_analysis_context(match=match, user=request.user))
     return render(request, "games/match.html", context)
 
 

@@ -11,6 +11,11 @@ list are plain links. With it, ``static/games/replay.js`` steps with the arrow k
 and swaps the page's ``data-replay-region`` for the step it fetches, without loading the
 page: one step's board is ~15 KB of SVG, so a page with every step of a 60-move game
 drawn in it would weigh about a megabyte, while a step fetched is one board.
+
+An analysed match (issue 28) has GNU Backgammon's errors marked: the step's own in the
+panel in words ("Bad move (-0.083): best was 13/7 8/7", a roll's luck too), and every
+marked step in the move list with its sign (``?!``, ``?``, ``??``), for the players whose
+figures the viewer may see (:func:`games.ratings.performance.pr_visible`).
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from games.errors import NotFound
-from games.play import replay
+from games.play import analysiswords, replay
 from games.play.pages import _viewer
+from games.ratings import performance
 
 
 @require_GET
@@ -51,6 +57,13 @@ def game_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
 
     pips = state.board_of(0).pip_count()
     value, owner = step.cube
+    # Issue 28: the errors GNU Backgammon marked, on their steps (the players whose
+    # figures the viewer may see; nothing for a match not analysed).
+    figures = performance.match_figures(match=match, viewer=request.user)
+    marks: dict[int, list[dict[str, object]]] = {}
+    if figures.has_figures:
+        decisions = performance.match_decisions(figures=figures, game_number=game.number)
+        marks = analysiswords.step_marks(steps, decisions)
     lines = [
         {
             "index": s.index,
@@ -60,6 +73,7 @@ def game_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
             "text": s.play if s.kind == "play" else replay.step_text(s, names),
             "url": link(s.index),
             "current": s.index == current,
+            "marks": [m for m in marks.get(s.index, []) if m["sign"]],
         }
         for s in steps[1:]
     ]
@@ -84,6 +98,8 @@ def game_replay_page(request: HttpRequest, match_id: int, number: int) -> HttpRe
             replay.step_board_svg(step, viewer=viewer, home=home, names=names, number=game.number)
         ),
         "lines": lines,
+        "marks": marks.get(current, []),
+        "analysed": figures.has_figures,
         "first_url": link(0),
         "prev_url": link(max(current - 1, 0)) if current > 0 else None,
         "next_url": link(current + 1) if current < len(steps) - 1 else None,

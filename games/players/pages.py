@@ -25,8 +25,9 @@ from django.views.decorators.http import require_GET
 from games.engine import rating as formula
 from games.models import Player
 from games.players.sections import player_sections
-from games.ratings import selectors
+from games.ratings import performance, selectors
 from games.ratings.chart import ChartLabels, ChartPoint, rating_chart_svg
+from games.ratings.prchart import PrChartPoint, pr_chart_svg
 
 #: Results per page on a player's page and head-to-head.
 RESULTS_PER_PAGE = 25
@@ -57,6 +58,53 @@ def _chart(player: Player, history: list[tuple[Any, Any]]) -> str:
         date_format=lambda at: formats.date_format(at, "SHORT_DATE_FORMAT"),
     )
     return rating_chart_svg(points, labels=labels, start=float(formula.INITIAL_RATING))
+
+
+def _pr_section(request: HttpRequest, player: Player) -> dict[str, Any] | None:
+    """The player's analysis in short (issue 28): the PR history chart, the averages and
+    the class; ``None`` when the viewer may not see this player's PR."""
+    if not performance.pr_visible(request.user, player):
+        return None
+    summary = performance.player_pr_summary(player_id=player.pk)
+
+    def pr_text(value: float) -> str:
+        return str(formats.number_format(value, 2))
+
+    if summary.counted:
+        description = ngettext(
+            "PR of %(count)d analysed match: average %(average)s.",
+            "PR of %(count)d analysed matches: average %(average)s, last %(last)s.",
+            summary.counted,
+        ) % {
+            "count": summary.counted,
+            "average": pr_text(summary.average_all or 0.0),
+            "last": pr_text(summary.history[-1].pr),
+        }
+    else:
+        description = _("No analysed matches that count yet.")
+    labels = ChartLabels(
+        title=_("PR history of %(name)s (lower is better)") % {"name": player.name},
+        description=description,
+        empty=_("No analysed matches that count yet."),
+        date_format=lambda at: formats.date_format(at, "SHORT_DATE_FORMAT"),
+        number_format=pr_text,
+    )
+    points = [PrChartPoint(at=p.at, pr=p.pr, match_id=p.match_id) for p in summary.history]
+    return {
+        "summary": summary,
+        "chart": mark_safe(  # noqa: S308 - text escaped by the chart
+            pr_chart_svg(
+                points,
+                labels=labels,
+                bound_format=lambda v: str(formats.number_format(v, 0 if v == int(v) else 1)),
+            )
+        ),
+        "public": settings.ANALYSIS_PR_PUBLIC,
+        "min_decisions": settings.ANALYSIS_MIN_DECISIONS,
+        "recent": performance.RECENT_MATCHES,
+        "classes": performance.pr_classes(),
+        "latest": performance.player_analysed_matches(player_id=player.pk),
+    }
 
 
 def _results_page(request: HttpRequest, rows: Any, player_id: int) -> tuple[Any, list[Any]]:
@@ -110,6 +158,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "rank": selectors.player_rank(player=player, min_experience=min_experience),
             "min_experience": min_experience,
             "sections": sections,
+            "pr": _pr_section(request, player),
         },
     )
 

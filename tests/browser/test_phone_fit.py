@@ -218,6 +218,7 @@ POST_ONLY: set[str] = {
     "chouette:split",
     "games:match-end",
     "games:match-rematch",
+    "games:match-analyse",
     "games:game-act",
     "notifications:read",
     "notifications:read-all",
@@ -422,7 +423,7 @@ def build_world() -> World:
     from games.play.dice import ScriptedDice
     from games.ratings.club_results import club_result_record
     from games.ratings.services import rating_record
-    from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
+    from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory, analysed_match
     from tournaments.models import TournamentMatch
     from tournaments.services.desk import event_new_check_in_code
     from tournaments.services.draw import flight_draw, round_publish
@@ -529,6 +530,8 @@ def build_world() -> World:
 
     # Online: a finished match of several games, and one in play.
     world.finished_match = _online_match(player, rival, 7)
+    # Issue 28: its analysis (both players' PR on its page, the player's PR chart).
+    analysed_match(world.finished_match, prs=(4.2, 9.7))
     world.live_match = play.match_create(player1=player, player2=people[3], length=5, clock="usbgf")
     play.match_start(match_id=world.live_match.pk)
     # The lobby's "Your invitations": one the player sent and one the player received.
