@@ -19,7 +19,7 @@ from games.models import MatchAnalysis
 from tournaments import selectors
 from tournaments.analysis import PrFigures, flight_pr_table
 from tournaments.models import TournamentMatch
-from tournaments.services.mats import FIRST_SIDES, mat_upload_text, match_mat_upload
+from tournaments.services.mats import mat_upload_text, match_mat_upload
 
 from .serializers import TournamentMatchOutput
 from .views import _valid, _visible_flight
@@ -34,10 +34,13 @@ class MatUploadInput(serializers.Serializer):
     text = serializers.CharField(
         required=False, allow_blank=True, trim_whitespace=False, help_text="the .mat text"
     )
-    first_side = serializers.ChoiceField(
-        choices=FIRST_SIDES,
+    # Not a choice field: its choices are walkover_winner's, which the schema names once
+    # (the service refuses anything else: 400 invalid_side).
+    first_side = serializers.CharField(
         required=False,
         default="",
+        allow_blank=True,
+        max_length=1,
         help_text="which side the file's player 1 is: a, b, or '' (by the names, else a)",
     )
 
