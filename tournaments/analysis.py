@@ -3,11 +3,11 @@ matches, for its page and its API. Reads only.
 
 An **analysed match** of a flight is one of its tournament matches whose recorded
 ``games.Match`` (played online here, ``TournamentMatch.online_match``, or recorded from
-its ``.mat`` file, ``TournamentMatch.mat_match``) has a finished analysis
-(``games.models.MatchAnalysis``, status ``done``). **PR** is gnubg's error rate / 2
-(:mod:`games.models.analysis`). A player's **average PR** here is over their analysed
-matches of the flight that count (``PlayerAnalysis.counts``: played to the end, enough
-decisions), as on the player page.
+its ``.mat`` file, ``TournamentMatch.mat_match``) has stored figures
+(``games.models.PlayerAnalysis``, stored by a finished analysis run). **PR** is
+gnubg's error rate / 2 (:mod:`games.models.analysis`). A player's **average PR** here
+is over their analysed matches of the flight that count (``PlayerAnalysis.counts``:
+played to the end, enough decisions), as on the player page.
 
 **Who sees the figures**: everyone when ``settings.ANALYSIS_PR_PUBLIC``; otherwise a
 player sees their own figures only, and the event's directors and staff see all.
@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games.models import MatchAnalysis, Player, PlayerAnalysis
+from games.models import Player, PlayerAnalysis
 from tournaments.models import TournamentMatch
 
 
@@ -93,9 +93,9 @@ def flight_pr_table(*, matches: Sequence[TournamentMatch], viewer: Any, director
             recorded[m.mat_match_id] = (m, "file")
     figures: dict[int, dict[int, PrFigures]] = {}
     if recorded and (everything or me is not None):
-        found = PlayerAnalysis.objects.filter(
-            match_id__in=recorded, analysis__status=MatchAnalysis.Status.DONE
-        ).select_related("player")
+        # Stored figures, whatever the job's status now: a match queued again keeps
+        # its figures until the new run stores its own (analysis_request).
+        found = PlayerAnalysis.objects.filter(match_id__in=recorded).select_related("player")
         if not everything:
             assert me is not None
             found = found.filter(player=me)

@@ -300,3 +300,33 @@ def test_the_upload_page_keeps_what_was_typed_and_records_the_file(event, direct
     assert row.mat_match_id is not None and row.status == TournamentMatch.Status.REPORTED
     page = done.content.decode()
     assert 'id="mat-done"' in page and 'data-status="queued"' in page
+
+
+def test_the_pr_table_has_online_matches_too_and_averages_only_what_counts(event, director):
+    from tests.factories import finish_by_resignation
+    from tournaments.services.online import match_start_online
+
+    anna = UserPlayerFactory(name="Anna", rating=Decimal(2000))
+    bea = UserPlayerFactory(name="Bea", rating=Decimal(1990))
+    cili = UserPlayerFactory(name="Cili", rating=Decimal(1980))
+    dora = UserPlayerFactory(name="Dóra", rating=Decimal(1970))
+    flight = flight_with(event, [anna, bea, cili, dora], match_length=3)
+    flight_draw(flight_id=flight.pk, by=director)
+    first, second = TournamentMatch.objects.filter(flight=flight, round=1).order_by("index")
+    online = match_start_online(match_id=first.pk, by=director)
+    finish_by_resignation(online)
+    first.refresh_from_db()
+    players = (first.entry_a.player, first.entry_b.player)
+    _analysed(first, {players[0]: 5.0, players[1]: 6.0}, counts=False)
+    match_mat_upload(match_id=second.pk, by=director, text=MAT3)
+    second.refresh_from_db()
+    MatchAnalysis.objects.filter(match_id=second.mat_match_id).delete()
+    others = (second.entry_a.player, second.entry_b.player)
+    _analysed(second, {others[0]: 2.0, others[1]: 12.0})
+    url = reverse("tournaments-api:flight-analysis", args=[flight.pk])
+    body = api_client().get(url).json()
+    assert [m["source"] for m in body["matches"]] == ["online", "file"]
+    averages = {p["name"]: (p["average_pr"], p["counted"]) for p in body["players"]}
+    assert averages[players[0].name] == (None, 0)  # too short: not in the average
+    assert averages[others[0].name] == (2.0, 1)
+    assert body["players"][0]["name"] == others[0].name  # best average first
