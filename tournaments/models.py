@@ -401,6 +401,17 @@ class TournamentMatch(models.Model):
         blank=True,
         related_name="tournament_match",
     )
+    #: The match as recorded from its ``.mat`` file, uploaded by a director or one of its
+    #: players after it was played at the board (:mod:`tournaments.services.mats`), for
+    #: its analysis; imported, so never rated (the result here is what is rated).
+    mat_match = models.OneToOneField(
+        Match,
+        verbose_name=_("match file"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_mat",
+    )
     report_a = models.JSONField(_("report of side A"), null=True, blank=True)
     report_b = models.JSONField(_("report of side B"), null=True, blank=True)
     decided_by = models.ForeignKey(

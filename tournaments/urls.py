@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, lateness, money, paper, player, public
+from .pages import desk, director, lateness, mats, money, paper, player, public
 
 app_name = "tournaments"
 
@@ -52,6 +52,8 @@ player = [
     ),
     path("<slug:slug>/matches/<int:match_id>/report/", player.match_report, name="match-report"),
     path("<slug:slug>/matches/<int:match_id>/confirm/", player.match_confirm, name="match-confirm"),
+    # The .mat file of a match played at the board (issue 28: tournaments.pages.mats).
+    path("<slug:slug>/matches/<int:match_id>/mat/", mats.match_mat, name="match-mat"),
     path(
         "<slug:slug>/matches/<int:match_id>/online/",
         player.match_start_online,

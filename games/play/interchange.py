@@ -8,7 +8,7 @@ and accepted every action of it. A refused file stores nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -217,6 +217,7 @@ def match_import_mat(
     player1_name: str | None = None,
     player2_name: str | None = None,
     limits: MatLimits = DEFAULT_LIMITS,
+    players_for: Callable[[MatOutline], tuple[Player, Player]] | None = None,
 ) -> Match:
     """Record a match from ``.mat`` text, imported by the user ``by`` (``None``: an
     operator at the command line, who may import any match).
@@ -233,16 +234,26 @@ def match_import_mat(
     (see :func:`games.ratings.services.rating_record_online`). A match file cut between
     two games resumes: the next game begins with its opening roll, as live play begins
     it, so the players go on here.
+
+    ``players_for``: called with the file's outline before the replay (after the
+    limits), it names the file's player 1 and player 2 or refuses the file; for a caller
+    that has already decided that ``by`` may record the match (a tournament's directors
+    and players: :mod:`tournaments.services.mats`). The names in the file and
+    ``player1_name``/``player2_name`` are then not used, nor checked against ``by``.
     """
     if limits.bytes is not None:
         mat_check_size(size=len(text.encode("utf-8")), limits=limits)
     chosen: list[str] = []
+    given: list[Player] = []
 
     def before_replay(outline: MatOutline) -> None:
         if limits.games is not None and outline.games > limits.games:
             raise mat_too_large("games", outline.games, limits.games)
         if limits.moves is not None and outline.moves > limits.moves:
             raise mat_too_large("moves", outline.moves, limits.moves)
+        if players_for is not None:
+            given.extend(players_for(outline))
+            return
         names = (
             _check_name(player1_name or outline.players[0], "player1"),
             _check_name(player2_name or outline.players[1], "player2"),
@@ -284,7 +295,9 @@ def match_import_mat(
     now = timezone.now()
     user = by if getattr(by, "is_authenticated", False) else None
     with transaction.atomic():
-        players = (_player_named(chosen[0]), _player_named(chosen[1]))
+        players = (
+            (given[0], given[1]) if given else (_player_named(chosen[0]), _player_named(chosen[1]))
+        )
         match_state = first_match_state(record.length, record.games[0].score)
         match = Match.objects.create(
             player1=players[0],

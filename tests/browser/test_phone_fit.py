@@ -142,6 +142,7 @@ PAGES: list[Page] = [
     Page("tournaments:flight-manage", (DIRECTOR,), _flight("open"), label="registration"),
     Page("tournaments:match-manage", (DIRECTOR,), _tmatch("decided"), label="decided"),
     Page("tournaments:match-manage", (DIRECTOR,), _tmatch("ready"), label="to play"),
+    Page("tournaments:match-mat", (DIRECTOR,), _tmatch("ready"), label=".mat upload"),
     Page("tournaments:desk", (DIRECTOR,), _event),
     Page("tournaments:flight-money", (DIRECTOR,), _flight("knockout")),
     # chouette: a player of the six at the table

@@ -90,6 +90,11 @@ class TournamentMatchOutput(serializers.ModelSerializer):
     entry_a = serializers.IntegerField(source="entry_a_id", allow_null=True)
     entry_b = serializers.IntegerField(source="entry_b_id", allow_null=True)
     online_match = serializers.IntegerField(source="online_match_id", allow_null=True)
+    mat_match = serializers.IntegerField(
+        source="mat_match_id",
+        allow_null=True,
+        help_text="the match recorded from its uploaded .mat file (played at the board)",
+    )
     has_result = serializers.BooleanField()
     late_side = serializers.CharField(
         read_only=True, help_text="the side that was late, a or b; '' for nobody (R15)"
@@ -120,6 +125,7 @@ class TournamentMatchOutput(serializers.ModelSerializer):
             "score_b",
             "games",
             "online_match",
+            "mat_match",
             "report_a",
             "report_b",
             "has_result",

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, lateness, money, views
+from . import desk, lateness, mats, money, views
 
 app_name = "tournaments-api"
 
@@ -110,6 +110,17 @@ urlpatterns = [
         "tournament-matches/<int:match_id>/start-online/",
         views.MatchStartOnlineApi.as_view(),
         name="match-start-online",
+    ),
+    # Issue 28 (tournaments.api.mats): a board match's .mat file, a flight's PR table.
+    path(
+        "tournament-matches/<int:match_id>/mat/",
+        mats.MatchMatApi.as_view(),
+        name="match-mat",
+    ),
+    path(
+        "flights/<int:flight_id>/analysis/",
+        mats.FlightAnalysisApi.as_view(),
+        name="flight-analysis",
     ),
     path(
         "tournament-matches/<int:match_id>/lateness/",

@@ -21,9 +21,11 @@ from django.utils.translation import gettext_lazy
 
 from games.models import Player
 from tournaments import bracketview, bridge, live, pairing, selectors
+from tournaments.analysis import flight_pr_table
 from tournaments.models import OPEN, Entry, Event, Flight, TournamentMatch
 from tournaments.pages import desk
 from tournaments.pages.common import CUBES, game_lines, part_title, round_title, status_text
+from tournaments.pages.mats import may_upload
 from tournaments.pages.wall import wall_context
 
 
@@ -261,10 +263,17 @@ def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse
     if wall:
         context.update(wall_context(request, page))
         return render(request, "tournaments/flight_wall.html", context)
+    me = Player.of_user(request.user)
+    me_id = me.pk if me is not None else None
     context.update(
         {
             "rounds": _rounds(page, titles),
-            "my_matches": _my_matches(page, Player.of_user(request.user)),
+            "my_matches": _my_matches(page, me),
+            # Issue 28: the .mat upload of a match played at the board, the PR table.
+            "mat_ids": {
+                m.pk for m in page.matches if may_upload(m, player_id=me_id, director=is_director)
+            },
+            "pr": flight_pr_table(matches=page.matches, viewer=request.user, director=is_director),
             "cubes": CUBES,
             "entries": page.entries,
             # Self-registration (issue 17): the viewer's own and the waitlist.
