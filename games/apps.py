@@ -15,6 +15,7 @@ TASK_MODULES = (
     "games.clocks.tasks",
     "games.notifications.tasks",
     "games.analysis.tasks",
+    "games.practice.tasks",
 )
 
 
@@ -34,7 +35,11 @@ class GamesConfig(AppConfig):
         import_module("games.play.live").register()
         import_module("games.notifications.live").register()
         import_module("games.clocks.live").register()
+        # The practice opponent plays the turns of bot matches (games.practice.turns).
+        import_module("games.practice.turns").register()
         # The one-command local run has no Celery beat: runserver's serving process
         # (RUN_MAIN is set in the autoreloader's child) sweeps the clocks' alarms itself.
         if settings.GAMES_INPROCESS_SWEEPER and os.environ.get("RUN_MAIN") == "true":
             import_module("games.clocks.sweep").start_inprocess_sweeper()
+        if settings.PRACTICE_BOT_INPROCESS and os.environ.get("RUN_MAIN") == "true":
+            import_module("games.practice.turns").start_inprocess_bot()
