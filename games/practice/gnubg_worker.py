@@ -71,7 +71,8 @@ def _equity(gnubg: Any, board: Any, ci: Any, ec: Any) -> float:
 def handle(gnubg: Any, request: dict[str, Any]) -> dict[str, Any]:
     op = request.get("op")
     if op == "ping":
-        return {"ok": True, "version": str(getattr(gnubg, "version", lambda: "?")())}
+        version = getattr(gnubg, "version", "?")
+        return {"ok": True, "version": str(version() if callable(version) else version)}
     level = request.get("level", {"plies": 0, "noise": 0.0})
     if op == "play":
         boards = request["boards"]
