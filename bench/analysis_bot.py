@@ -47,7 +47,8 @@ def bot_reply_times(turns: int, *, seed: int = 28) -> dict[str, Any]:
     from games.engine.position import position_id
     from games.models import Match
     from games.play import invitations, services
-    from games.practice import brain, services as practice
+    from games.practice import brain
+    from games.practice import services as practice
     from tests.factories import UserPlayerFactory
 
     settings.PRACTICE_BOT_INPROCESS = True  # no queue: this loop is the bot's driver
@@ -127,7 +128,8 @@ def main() -> None:
             f"  {kind:<9} n={row['n']:<4} p50 {row['p50']:.3f} s  p99 {row['p99']:.3f} s"
             f"  mean {row['mean']:.3f} s"
         )
-    print(f"turn (cube + roll + move)  p50 {figures['turn_p50']:.3f} s  p99 {figures['turn_p99']:.3f} s")
+    p50, p99 = figures["turn_p50"], figures["turn_p99"]
+    print(f"turn (cube + roll + move)  p50 {p50:.3f} s  p99 {p99:.3f} s")
     print(f"reply_p50 {figures['reply_p50']:.3f}")
     print(f"reply_p99 {figures['reply_p99']:.3f}")
 

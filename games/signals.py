@@ -15,6 +15,11 @@ invitation is then not made.
 transaction that stored an action of a game of a match against a computer player
 (``Match.bot_level`` set), or began such a game. The app that plays it schedules its
 turn after commit (games.practice); play itself never imports that app.
+
+``bot_status``: sent (``send``, whose answers are read) by the pages and the API that
+offer the computer opponent. The app that plays it answers ``(player, reason)``: the
+computer player's account (made when first needed) and, when it cannot play here, why
+(for people), else ``None``. No receiver: no computer opponent is offered.
 """
 
 from django.dispatch import Signal
@@ -22,3 +27,4 @@ from django.dispatch import Signal
 match_finished = Signal()
 bot_invited = Signal()
 bot_game_changed = Signal()
+bot_status = Signal()

@@ -41,7 +41,7 @@ from games.notifications import live as user_live
 from games.notifications.services import Notice, notify_all
 from games.play import live, services
 from games.play.dice import SYSTEM_DICE, DiceSource
-from games.signals import bot_invited
+from games.signals import bot_invited, bot_status
 
 Status = MatchInvitation.Status
 
@@ -137,9 +137,18 @@ def invitation_send(
     return invitation
 
 
-def _check_bot_invitation(
-    invitee: Player, bot_level: str, rules: Mapping[str, Any] | None
-) -> None:
+def bot_offered() -> tuple[Player | None, str | None]:
+    """The computer opponent offered by the app that plays it (signal ``bot_status``):
+    its account and why it cannot play here (``None`` when it can); ``(None, None)``
+    when no app offers one."""
+    for _receiver, answer in bot_status.send(sender=Player):
+        if answer is not None:
+            player, reason = answer
+            return player, reason
+    return None, None
+
+
+def _check_bot_invitation(invitee: Player, bot_level: str, rules: Mapping[str, Any] | None) -> None:
     if bot_level not in dict(BOT_LEVELS):
         raise ValidationFailed(
             "bot_level_required",
@@ -180,7 +189,9 @@ def match_rematch(*, match_id: int, by: Player, created_by: Any = None) -> Match
         )
     opponent = match.player2 if index == 0 else match.player1
     if by.bot:
-        raise PermissionDenied("no_login", _("Only a player who can log in can send an invitation."))
+        raise PermissionDenied(
+            "no_login", _("Only a player who can log in can send an invitation.")
+        )
     return invitation_send(
         inviter=by,
         invitee=opponent,
@@ -226,7 +237,11 @@ def invitation_accept(
         game = services.match_start(match_id=match.pk, by=by, dice=dice)
         if not by.bot:  # the computer accepts while the inviter waits: nothing to tell
             _tell(
-                invitation, invitation.inviter, "invitation_answered", opponent=by, answer="accepted"
+                invitation,
+                invitation.inviter,
+                "invitation_answered",
+                opponent=by,
+                answer="accepted",
             )
         _changed(invitation)
     return invitation, game

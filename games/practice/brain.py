@@ -35,7 +35,6 @@ import logging
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,9 +202,7 @@ class Brain:
                 "level": LEVELS[level],
             }
         )
-        return CubeView(
-            nd=answer["nd"], dt=answer["dt"], dp=answer["dp"], swing=answer["swing"]
-        )
+        return CubeView(nd=answer["nd"], dt=answer["dt"], dp=answer["dp"], swing=answer["swing"])
 
     def should_double(self, state: GameState, level: str) -> bool:
         """Whether the player on roll (the bot) doubles now (phase ``roll``)."""
@@ -258,22 +255,15 @@ def brain() -> Brain:
         return _BRAIN
 
 
-_STATUS: tuple[float, str | None] | None = None
-#: How long an availability check is trusted before it is made again.
-STATUS_TTL = 60.0
-
-
-def unavailable_reason() -> str | None:
-    """Why gnubg cannot play here (``None`` when it can): the child is asked to answer a
-    ping, once a minute at most."""
-    global _STATUS
-    now = time.monotonic()
-    if _STATUS is not None and now - _STATUS[0] < STATUS_TTL:
-        return _STATUS[1]
+def probe() -> str | None:
+    """Why gnubg cannot play here (``None`` when it can): a fresh child, not this
+    process's, is started, asked to answer a ping and stopped (so a web process that
+    only asks never keeps a gnubg child)."""
+    trial = Brain()
     try:
-        brain().ping()
-        reason = None
+        trial.ping()
     except BrainUnavailable as exc:
-        reason = str(exc)
-    _STATUS = (now, reason)
-    return reason
+        return str(exc)
+    finally:
+        trial.close()
+    return None

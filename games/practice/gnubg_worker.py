@@ -24,8 +24,8 @@ Requests (``op``):
            one leaving the opponent the least: ``{"index": i, "equity": e}`` (the mover's).
 ``cube``   ``{"board": b, "cube": ..., "level": ...}`` seen by the player on roll, who may
            double: ``{"nd", "dt", "dp", "swing"}``, that player's no double / double-take /
-           double-pass, comparable, and what one cube is worth (pass minus loss). Double when ``min(dt, dp) > nd``; take when
-           ``dt <= dp``.
+           double-pass, comparable, and what one cube is worth (pass minus loss).
+           :mod:`games.practice.brain` decides from them.
 ``eval``   ``{"board": b, "cube": ..., "level": ...}`` -> ``{"equity", "mwc",
            "probs"}`` of the player on roll.
 """
@@ -42,7 +42,9 @@ SCREEN_KEEP = 8
 SCREEN_WIDTH = 0.16
 
 
-def _cubeinfo(gnubg: Any, cube: dict[str, Any], *, value: int | None = None, owner: int | None = None) -> Any:
+def _cubeinfo(
+    gnubg: Any, cube: dict[str, Any], *, value: int | None = None, owner: int | None = None
+) -> Any:
     score = cube.get("score", [0, 0])
     return gnubg.cubeinfo(
         int(cube["value"] if value is None else value),
@@ -119,7 +121,7 @@ def handle(gnubg: Any, request: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
-    import gnubg  # noqa: PLC0415 -- imported here so that importing this module is free
+    import gnubg
 
     for line in sys.stdin:
         if not line.strip():

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -53,13 +54,28 @@ def bot_player_get_or_create() -> Player:
         return Player.objects.create(name=BOT_NAME, bot=BOT_ENGINE, country="", club="")
 
 
+#: The cache key of the last availability check (shared by the processes), and how long
+#: it is trusted: a check starts a gnubg child (~0.5 s), so a page asks at most this often.
+STATUS_KEY = "practice:gnubg-status"
+STATUS_TTL = 300
+
+
 def bot_unavailable_reason() -> str | None:
     """Why the bot cannot play here, for people (``None`` when it can): GNU Backgammon's
     PyPI module does not import, or its child process fails."""
-    reason = brains.unavailable_reason()
+    found = cache.get(STATUS_KEY)
+    if found is None:
+        found = {"reason": brains.probe()}
+        cache.set(STATUS_KEY, found, STATUS_TTL)
+    reason = found["reason"]
     if reason is None:
         return None
     return _("GNU Backgammon is not available on this server: %(reason)s") % {"reason": reason}
+
+
+def _note_failure(reason: str) -> None:
+    """A decision failed: the pages say so until the next check finds gnubg working."""
+    cache.set(STATUS_KEY, {"reason": reason}, 60)
 
 
 def bot_require_available() -> None:
@@ -88,7 +104,9 @@ def bot_act(*, game_id: int, version: int, dice: DiceSource = SYSTEM_DICE) -> st
     ``dropped``, ``accepted``, ``declined``, ``chose``; or why not: ``stale`` (the game
     moved on or is over), ``not_bot_turn``, ``unavailable`` (gnubg failed: logged; the
     sweep tries again)."""
-    game = Game.objects.select_related("match__player1", "match__player2").filter(pk=game_id).first()
+    game = (
+        Game.objects.select_related("match__player1", "match__player2").filter(pk=game_id).first()
+    )
     if game is None or game.version != version or game.is_over:
         return "stale"
     match = game.match
@@ -128,8 +146,9 @@ def bot_act(*, game_id: int, version: int, dice: DiceSource = SYSTEM_DICE) -> st
         if state.phase == "choose_double":  # Acey-Deucey, not offered to the bot: the best
             play.game_choose_double(**common, value=6)
             return "chose"
-    except brains.BrainUnavailable:
+    except brains.BrainUnavailable as exc:
         log.exception("the practice opponent could not decide in game %s", game_id)
+        _note_failure(str(exc))
         return "unavailable"
     except ApplicationError as exc:
         if exc.code == "stale_version":

@@ -57,6 +57,11 @@ def on_bot_invited(sender: Any, **kwargs: Any) -> None:
     services.bot_require_available()
 
 
+def on_bot_status(sender: Any, **kwargs: Any) -> tuple[Any, str | None]:
+    """The bot's account (made when first needed) and why it cannot play here, if so."""
+    return services.bot_player_get_or_create(), services.bot_unavailable_reason()
+
+
 class BotRunner:
     """The local run's bot: a daemon thread that makes every decision due, woken by each
     change of a bot game (and every ``period`` seconds in any case)."""
@@ -121,7 +126,8 @@ def start_inprocess_bot() -> BotRunner:
 
 def register() -> None:
     """Connect the receivers (the app's ``ready``)."""
-    from games.signals import bot_game_changed, bot_invited
+    from games.signals import bot_game_changed, bot_invited, bot_status
 
     bot_game_changed.connect(on_bot_game_changed, dispatch_uid="practice-bot-turn")
     bot_invited.connect(on_bot_invited, dispatch_uid="practice-bot-invited")
+    bot_status.connect(on_bot_status, dispatch_uid="practice-bot-status")

@@ -68,7 +68,7 @@ def test_the_bot_account_is_made_once(db):
 
 
 def test_invited_the_bot_accepts_at_once_and_the_match_starts(person, bot):
-    match, game = _bot_match(person, bot)
+    match, _game = _bot_match(person, bot)
     assert match.status == Match.Status.PLAYING
     assert match.bot_level == "world_class"
     assert match.invitation.status == "accepted"
@@ -83,7 +83,7 @@ def test_an_invitation_to_the_bot_needs_a_level(person, bot):
 
 def test_the_bot_plays_a_legal_move_from_a_set_position(person, bot):
     # The bot won the opening roll with 3-1 (bot is player 2: the second die is its).
-    match, game = _bot_match(person, bot, opening=(1, 3))
+    _match, game = _bot_match(person, bot, opening=(1, 3))
     state = _state(game)
     assert state.player_to_act == 1 and state.phase == "move"
     legal = {position_id(p.result) for p in state.legal_plays()}
@@ -97,7 +97,7 @@ def test_the_bot_plays_a_legal_move_from_a_set_position(person, bot):
 
 
 def test_twice_asked_the_bot_acts_once(person, bot):
-    match, game = _bot_match(person, bot, opening=(1, 3))
+    _match, game = _bot_match(person, bot, opening=(1, 3))
     version = game.version
     assert practice.bot_act(game_id=game.pk, version=version) == "played"
     assert practice.bot_act(game_id=game.pk, version=version) == "stale"
@@ -105,7 +105,7 @@ def test_twice_asked_the_bot_acts_once(person, bot):
 
 
 def test_on_the_persons_turn_the_bot_does_nothing(person, bot):
-    match, game = _bot_match(person, bot, opening=(3, 1))
+    _match, game = _bot_match(person, bot, opening=(3, 1))
     assert practice.bot_act(game_id=game.pk, version=game.version) == "not_bot_turn"
 
 
@@ -115,7 +115,7 @@ def _race(state: GameState, *, turn: int, mover: dict[int, int], opponent: dict[
 
 
 def test_the_bot_doubles_a_won_race_and_the_bot_drops_a_lost_one(person, bot):
-    match, game = _bot_match(person, bot, length=7, opening=(3, 1))
+    _match, game = _bot_match(person, bot, length=7, opening=(3, 1))
     state = _state(game)
     # Bot on roll, far ahead in a pure race: double (and, for the person, a pass).
     ahead = _race(
@@ -132,7 +132,7 @@ def test_the_bot_doubles_a_won_race_and_the_bot_drops_a_lost_one(person, bot):
 
 
 def test_the_bot_does_not_double_the_opening_and_takes_an_early_double(person, bot):
-    match, game = _bot_match(person, bot, length=7, opening=(3, 1))
+    _match, game = _bot_match(person, bot, length=7, opening=(3, 1))
     state = _state(game)
     start = dataclasses.replace(state, turn=1, phase="roll", dice=None)
     _set_state(game, start)
