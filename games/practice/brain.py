@@ -58,6 +58,10 @@ TAKE_ALLOWANCE = 0.07
 REQUEST_TIMEOUT = 30.0
 
 
+#: The child's command line: this Python running the worker module.
+WORKER_COMMAND = (sys.executable, "-m", "games.practice.gnubg_worker")
+
+
 class BrainUnavailable(Exception):
     """gnubg cannot be used: its module does not import, or its child fails."""
 
@@ -99,7 +103,7 @@ class Brain:
     """One gnubg child per process (see the module docstring). Thread-safe."""
 
     def __init__(self, command: list[str] | None = None) -> None:
-        self.command = command or [sys.executable, "-m", "games.practice.gnubg_worker"]
+        self.command = command or list(WORKER_COMMAND)
         self._lock = threading.Lock()
         self._child: subprocess.Popen[str] | None = None
 

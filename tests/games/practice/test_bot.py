@@ -188,3 +188,85 @@ def test_the_bot_plays_a_whole_match_against_a_scripted_person(person, bot):
     assert match.winner_id in (person.pk, bot.pk)
     assert max(match.score1, match.score2) >= 3
     assert not RatedResult.objects.filter(match=match).exists()
+
+
+# ====================================================================== pages and API
+def test_the_lobby_offers_the_bot_with_its_levels(client, person):
+    client.force_login(person.user)
+    page = client.get("/matches/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    bot = practice.bot_player_get_or_create()
+    assert f'<option value="{bot.pk}" data-bot' in page
+    assert "GNU Backgammon (computer, practice)" in page
+    assert 'name="bot_level"' in page and "world class" in page
+    assert 'data-testid="bot-offer"' in page
+
+
+def test_inviting_the_bot_from_the_lobby_starts_a_practice_match(client, person):
+    client.force_login(person.user)
+    bot = practice.bot_player_get_or_create()
+    answer = client.post(
+        "/matches/new/",
+        {"opponent": bot.pk, "length": "3", "bot_level": "expert", "timeout_claim": "claim"},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    match = Match.objects.get()
+    assert answer.status_code == 302 and answer["Location"].endswith(f"/matches/{match.pk}/")
+    assert (match.status, match.bot_level) == ("playing", "expert")
+    page = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Practice match against GNU Backgammon (expert), not rated." in page
+    lobby = client.get("/matches/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="practice-badge"' in lobby
+
+
+def test_the_api_invites_the_bot_and_says_where_it_is(person):
+    from tests.factories import api_client
+
+    api = api_client(person.user)
+    found = api.get("/api/v1/practice/").json()
+    assert found["available"] is True and found["reason"] is None and found["rated"] is False
+    assert [level["key"] for level in found["levels"]] == [
+        "beginner",
+        "intermediate",
+        "expert",
+        "world_class",
+    ]
+    bot_id = found["player"]["id"]
+    refused = api.post(
+        "/api/v1/matches/",
+        {"player1": person.pk, "player2": bot_id, "length": 1},
+        format="json",
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "bot_level_required"
+    made = api.post(
+        "/api/v1/matches/",
+        {"player1": person.pk, "player2": bot_id, "length": 1, "bot_level": "beginner"},
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    assert made.json()["status"] == "playing" and made.json()["bot_level"] == "beginner"
+
+
+def test_where_gnubg_fails_inviting_the_bot_is_refused_and_the_pages_say_why(
+    client, person, monkeypatch
+):
+    """A gnubg child that cannot start (here: a Python without the module's package
+    path, so ``import gnubg`` fails in the child) makes the bot unavailable."""
+    from django.core.cache import cache
+
+    from games.practice import brain
+
+    cache.delete(practice.STATUS_KEY)
+    monkeypatch.setattr(brain, "WORKER_COMMAND", ("/usr/bin/python3", "-I", "-c", "import gnubg"))
+    bot = practice.bot_player_get_or_create()
+    client.force_login(person.user)
+    lobby = client.get("/matches/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="bot-unavailable"' in lobby
+    assert "GNU Backgammon is not available on this server" in lobby
+    answer = client.post(
+        "/matches/new/",
+        {"opponent": bot.pk, "length": "1", "bot_level": "expert"},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert answer.status_code == 503
+    assert not Match.objects.exists()
+    cache.delete(practice.STATUS_KEY)
