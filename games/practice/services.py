@@ -47,11 +47,12 @@ DEFAULT_LEVEL = "world_class"
 def bot_player_get_or_create() -> Player:
     """The practice opponent's account, made the first time it is needed (idempotent:
     the oldest such player is kept). It has no login."""
-    with transaction.atomic():
-        found = Player.objects.filter(bot=BOT_ENGINE).order_by("pk").first()
-        if found is not None:
-            return found
-        return Player.objects.create(name=BOT_NAME, bot=BOT_ENGINE, country="", club="")
+    # One query when it exists (the lobby asks on every view). Two first creations at
+    # once would make two; the oldest is the one used, the other never.
+    found = Player.objects.filter(bot=BOT_ENGINE).order_by("pk").first()
+    if found is not None:
+        return found
+    return Player.objects.create(name=BOT_NAME, bot=BOT_ENGINE, country="", club="")
 
 
 #: The cache key of the last availability check (shared by the processes), and how long
