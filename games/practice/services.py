@@ -22,7 +22,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 

@@ -270,3 +270,24 @@ def test_where_gnubg_fails_inviting_the_bot_is_refused_and_the_pages_say_why(
     assert answer.status_code == 503
     assert not Match.objects.exists()
     cache.delete(practice.STATUS_KEY)
+
+
+def test_the_task_twice_acts_once_and_the_sweep_finds_a_waiting_game(person, bot):
+    from games.practice import tasks
+
+    _match, game = _bot_match(person, bot, opening=(1, 3))  # the bot opens: its move
+    assert practice.bot_games_waiting() == [(game.pk, game.version)]
+    version = game.version
+    assert tasks.bot_turn(game.pk, version) == "played"
+    assert tasks.bot_turn(game.pk, version) == "stale"
+    assert practice.bot_games_waiting() == []
+    # The person rolls and plays; the bot's roll is then due, and the sweep makes it.
+    rng = random.Random(3)
+    _person_turn(person, game, rng)
+    _person_turn(person, game, rng)
+    game.refresh_from_db()
+    assert _state(game).player_to_act == 1 and _state(game).phase == "roll"
+    before = game.version
+    assert practice.bot_sweep() in ({"rolled": 1}, {"doubled": 1})
+    game.refresh_from_db()
+    assert game.version == before + 1
