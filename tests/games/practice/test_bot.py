@@ -255,6 +255,7 @@ def test_where_gnubg_fails_inviting_the_bot_is_refused_and_the_pages_say_why(
 
     from games.practice import brain
 
+    running, _game = _bot_match(person, practice.bot_player_get_or_create())
     cache.delete(practice.STATUS_KEY)
     monkeypatch.setattr(brain, "WORKER_COMMAND", ("/usr/bin/python3", "-I", "-c", "import gnubg"))
     bot = practice.bot_player_get_or_create()
@@ -268,7 +269,11 @@ def test_where_gnubg_fails_inviting_the_bot_is_refused_and_the_pages_say_why(
         HTTP_ACCEPT_LANGUAGE="en",
     )
     assert answer.status_code == 503
-    assert not Match.objects.exists()
+    assert list(Match.objects.all()) == [running]  # no new match
+    # The match already running says it too.
+    page = client.get(f"/matches/{running.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="bot-unavailable"' in page
+    assert "GNU Backgammon is not available on this server" in page
     cache.delete(practice.STATUS_KEY)
 
 
