@@ -296,3 +296,10 @@ def test_the_task_twice_acts_once_and_the_sweep_finds_a_waiting_game(person, bot
     assert practice.bot_sweep() in ({"rolled": 1}, {"doubled": 1})
     game.refresh_from_db()
     assert game.version == before + 1
+
+
+def test_the_bot_is_not_on_the_leaderboard(person, bot):
+    from games.ratings import selectors as ratings_selectors
+
+    names = [row.player.name for row in ratings_selectors.leaderboard()]
+    assert "Anna" in names and "GNU Backgammon" not in names
