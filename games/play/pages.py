@@ -105,8 +105,8 @@ def _lobby(
         context["opponents"] = [
             p for p in players_selectors.player_list_with_login() if p.pk != me.pk
         ]
-        # The practice opponent (games.practice), listed first; when it cannot play here
-        # the form says why and its choice is disabled.
+        # The practice opponent (games.practice), listed last (a person stays the
+        # default); when it cannot play here the form says why and its choice is disabled.
         context["bot"], context["bot_unavailable"] = invitations.bot_offered()
         context["bot_levels"] = BOT_LEVELS
         pending = selectors.invitation_list(player=me, status=MatchInvitation.Status.PENDING)

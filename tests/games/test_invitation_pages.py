@@ -43,8 +43,9 @@ def test_the_lobby_offers_only_players_who_can_log_in(client, anna, bence):
     UserPlayerFactory(name="Dénes", user=UserFactory(is_active=False))
     UserPlayerFactory(name="Erika", is_active=False)
     html = _as(client, anna).get("/matches/").content.decode()
-    # The practice opponent (issue 28) answers by itself: it is offered first.
-    assert _offered(html) == ["GNU Backgammon (computer, practice)", "Bence"]
+    # The practice opponent (issue 28) answers by itself: it is offered too, last (so a
+    # person stays the form's default).
+    assert _offered(html) == ["Bence", "GNU Backgammon (computer, practice)"]
     assert '<button type="submit">Invite</button>' in html
 
 
