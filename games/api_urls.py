@@ -8,6 +8,7 @@ from games.clocks import api as clocks
 from games.notifications import api as notifications
 from games.play import api as play
 from games.players import api as players
+from games.practice import api as practice
 from games.ratings import api as ratings
 from games.ratings import club_api
 
@@ -36,6 +37,7 @@ urlpatterns = [
         name="match-analysis",
     ),
     path("invitations/", play.InvitationListApi.as_view(), name="invitation-list"),
+    path("practice/", practice.PracticeApi.as_view(), name="practice"),
     path(
         "invitations/<int:invitation_id>/accept/",
         play.InvitationAcceptApi.as_view(),

@@ -15,6 +15,7 @@ TASK_MODULES = (
     "games.clocks.tasks",
     "games.notifications.tasks",
     "games.analysis.tasks",
+    "games.practice.tasks",
 )
 
 
@@ -36,7 +37,11 @@ class GamesConfig(AppConfig):
         import_module("games.clocks.live").register()
         # Every finished or imported match is queued for GNU Backgammon's analysis.
         import_module("games.analysis.receivers").connect()
+        # The practice opponent plays the turns of bot matches (games.practice.turns).
+        import_module("games.practice.turns").register()
         # The one-command local run has no Celery beat: runserver's serving process
         # (RUN_MAIN is set in the autoreloader's child) sweeps the clocks' alarms itself.
         if settings.GAMES_INPROCESS_SWEEPER and os.environ.get("RUN_MAIN") == "true":
             import_module("games.clocks.sweep").start_inprocess_sweeper()
+        if settings.PRACTICE_BOT_INPROCESS and os.environ.get("RUN_MAIN") == "true":
+            import_module("games.practice.turns").start_inprocess_bot()

@@ -47,3 +47,10 @@ class Conflict(ApplicationError):
     already finished (HTTP 409)."""
 
     status = 409
+
+
+class Unavailable(ApplicationError):
+    """A service the request needs is not available here (HTTP 503): e.g. GNU
+    Backgammon for the practice opponent."""
+
+    status = 503

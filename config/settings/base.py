@@ -218,6 +218,7 @@ CELERY_TASK_ROUTES = {
     "games.notification_sweep": {"queue": "notifications"},
     "games.analysis_run": {"queue": "analysis"},
     "games.bot_turn": {"queue": "bot"},
+    "games.bot_sweep": {"queue": "bot"},
 }
 # The beat schedule hook: apps add periodic tasks (the clock sweeper, ...) here by name.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
@@ -250,6 +251,14 @@ ANALYSIS_MEMORY_LIMIT_MB = env.int("ANALYSIS_MEMORY_LIMIT_MB", default=1024)
 # longer than ANALYSIS_TIME_LIMIT + ANALYSIS_SWEEP_GRACE seconds whose run holds no lock.
 ANALYSIS_SWEEP_GRACE = env.int("ANALYSIS_SWEEP_GRACE", default=180)
 CELERY_BEAT_SCHEDULE["analysis-sweep"] = {"task": "games.analysis_sweep", "schedule": 60.0}
+# The practice opponent (games.practice): its pause before each decision, in seconds (a
+# person sees the roll before the move), and after how long the beat's sweep takes over
+# a bot turn whose task was lost. PRACTICE_BOT_INPROCESS: no worker (the local run), a
+# thread of the serving process plays the bot's turns instead of the queue "bot".
+PRACTICE_BOT_PAUSE = env.float("PRACTICE_BOT_PAUSE", default=0.8)
+PRACTICE_BOT_SWEEP_AFTER = 10.0
+PRACTICE_BOT_INPROCESS = False
+CELERY_BEAT_SCHEDULE["practice-bot-sweep"] = {"task": "games.bot_sweep", "schedule": 5.0}
 
 # ---------------------------------------------------------------------------- live screens
 # games.live: every page that shows something that changes follows it over a WebSocket.

@@ -31,6 +31,8 @@ else:
 # alarms every second (games.clocks.sweep.start_inprocess_sweeper), and reads check them too.
 GAMES_CLOCK_TIMERS = bool(REDIS_URL)
 GAMES_INPROCESS_SWEEPER = not REDIS_URL
+# ... and a thread of it plays the practice opponent's turns (games.practice.turns).
+PRACTICE_BOT_INPROCESS = not REDIS_URL
 
 # Emails are printed on the console of the web (or worker) process.
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

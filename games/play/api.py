@@ -33,10 +33,14 @@ CREATE_ERRORS = error_responses(
     {
         400: "`invalid`, `invalid_clock`, `same_player`, `inactive_player`, `invalid_length`, "
         "`opponent_no_login` (only a player who can log in can be invited), "
-        "`invitation_required` (`start` for your own match).",
+        "`invitation_required` (`start` for your own match); against the computer: "
+        "`bot_level_required`, `bot_variant` (standard or nackgammon only), `not_a_bot` (a "
+        "level for a person).",
         403: "`no_player`, `not_a_player`: only a match you play in (or staff); `no_login`.",
         409: "`invitation_exists`: the two players have an open invitation (its id in "
         "`invitation`).",
+        503: "`bot_unavailable`: GNU Backgammon cannot play on this server (the reason in "
+        "`detail`).",
     }
 )
 ANSWER_ERRORS = error_responses(
@@ -126,6 +130,7 @@ class MatchListApi(APIView):
             "created_by": request.user,
         }
         if me.pk in (player1.pk, player2.pk):
+            settings["bot_level"] = values["bot_level"]
             if values["start"]:
                 raise ValidationFailed(
                     "invitation_required",
@@ -136,6 +141,12 @@ class MatchListApi(APIView):
             invitation = invitations.invitation_send(inviter=me, invitee=opponent, **settings)
             match_id = invitation.match_id
         elif request.user.is_staff:
+            if player1.bot or player2.bot:
+                raise ValidationFailed(
+                    "bot_invitation_only",
+                    _("The computer opponent plays only a member who invites it."),
+                    extra={"field": "player2" if player2.bot else "player1"},
+                )
             # Arranged by staff (as a director does): no invitation; created and started in
             # one transaction, so a start that is refused leaves no match.
             with transaction.atomic():

@@ -18,6 +18,12 @@ from pending to its final status once (the status is its version: a second answe
 409 ``invitation_answered``). A refusal changes nothing. After commit the match page
 (``match:<id>``) and both players' pages (``user:<user id>``: the lobby's invitations,
 the header's count) are told (games.live).
+
+A **computer player** (``Player.bot``, the practice opponent of games.practice) is
+invited the same way with a ``bot_level`` (``Match.bot_level``); the app that plays it
+may refuse (signal ``bot_invited``: e.g. GNU Backgammon is not available here), else it
+accepts at once, in the same transaction, so the match starts. It has no login, and it
+only plays standard backgammon or nackgammon.
 """
 
 from __future__ import annotations
@@ -30,17 +36,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
-from games.models import Game, Match, MatchInvitation, Player
+from games.models import BOT_LEVELS, Game, Match, MatchInvitation, Player
 from games.notifications import live as user_live
 from games.notifications.services import Notice, notify_all
 from games.play import live, services
 from games.play.dice import SYSTEM_DICE, DiceSource
+from games.signals import bot_invited, bot_status
 
 Status = MatchInvitation.Status
 
 
 def player_can_be_invited(player: Player) -> bool:
-    """Whether ``player`` can answer an invitation: an active member with an active login."""
+    """Whether ``player`` can answer an invitation: an active member with an active login,
+    or an active computer player (it answers by itself)."""
+    if player.bot:
+        return player.is_active
     user = player.user if player.user_id is not None else None
     return player.is_active and user is not None and user.is_active
 
@@ -54,10 +64,14 @@ def invitation_send(
     clock: str | Mapping[str, Any] | None = None,
     timeout_claim: bool = True,
     created_by: Any = None,
+    bot_level: str = "",
+    dice: DiceSource = SYSTEM_DICE,
 ) -> MatchInvitation:
     """Invite ``invitee`` to a match against ``inviter`` (``length`` points, 0 = money
     session; ``rules``, ``clock``, ``timeout_claim`` as for
-    :func:`~games.play.services.match_create`). The inviter is the match's player 1."""
+    :func:`~games.play.services.match_create`). The inviter is the match's player 1.
+    A computer player needs ``bot_level`` (one of ``BOT_LEVELS``) and accepts at once
+    (``dice``: the opening roll's)."""
     with transaction.atomic():
         if inviter.pk == invitee.pk:
             raise ValidationFailed(
@@ -86,6 +100,18 @@ def invitation_send(
             raise PermissionDenied(
                 "no_login", _("Only a player who can log in can send an invitation.")
             )
+        if invitee.bot:
+            _check_bot_invitation(invitee, bot_level, rules)
+        elif bot_level:
+            raise ValidationFailed(
+                "not_a_bot",
+                _("A level is chosen only for the computer opponent."),
+                extra={"field": "bot_level"},
+            )
+        if inviter.bot:
+            raise PermissionDenied(
+                "no_login", _("Only a player who can log in can send an invitation.")
+            )
         _refuse_a_second(inviter, invitee)
         match = services.match_create(
             player1=inviter,
@@ -96,10 +122,48 @@ def invitation_send(
             timeout_claim=timeout_claim,
             created_by=created_by,
         )
+        if invitee.bot:
+            match.bot_level = bot_level
+            match.save(update_fields=["bot_level"])
         invitation = MatchInvitation.objects.create(match=match, inviter=inviter, invitee=invitee)
+        if invitee.bot:
+            # The computer answers at once: the match starts in this transaction.
+            invitation, _game = invitation_accept(
+                invitation_id=invitation.pk, by=invitee, dice=dice
+            )
+            return invitation
         _tell(invitation, invitee, "match_invitation", opponent=inviter, length=length)
         _changed(invitation)
     return invitation
+
+
+def bot_offered() -> tuple[Player | None, str | None]:
+    """The computer opponent offered by the app that plays it (signal ``bot_status``):
+    its account and why it cannot play here (``None`` when it can); ``(None, None)``
+    when no app offers one."""
+    for _receiver, answer in bot_status.send(sender=Player):
+        if answer is not None:
+            player, reason = answer
+            return player, reason
+    return None, None
+
+
+def _check_bot_invitation(invitee: Player, bot_level: str, rules: Mapping[str, Any] | None) -> None:
+    if bot_level not in dict(BOT_LEVELS):
+        raise ValidationFailed(
+            "bot_level_required",
+            _("Choose the computer's level: %(levels)s.")
+            % {"levels": ", ".join(str(label) for _key, label in BOT_LEVELS)},
+            extra={"field": "bot_level"},
+        )
+    if (rules or {}).get("variant", "standard") not in ("standard", "nackgammon"):
+        raise ValidationFailed(
+            "bot_variant",
+            _("The computer plays standard backgammon and nackgammon only."),
+            extra={"field": "variant"},
+        )
+    # The app that plays it may refuse (its engine unavailable here): it raises.
+    bot_invited.send(sender=Player, invitee=invitee, level=bot_level)
 
 
 def match_rematch(*, match_id: int, by: Player, created_by: Any = None) -> MatchInvitation:
@@ -124,6 +188,10 @@ def match_rematch(*, match_id: int, by: Player, created_by: Any = None) -> Match
             "match_not_finished", _("A rematch is asked for once the match is finished.")
         )
     opponent = match.player2 if index == 0 else match.player1
+    if by.bot:
+        raise PermissionDenied(
+            "no_login", _("Only a player who can log in can send an invitation.")
+        )
     return invitation_send(
         inviter=by,
         invitee=opponent,
@@ -132,6 +200,7 @@ def match_rematch(*, match_id: int, by: Player, created_by: Any = None) -> Match
         clock=match.clock,
         timeout_claim=match.timeout_claim,
         created_by=created_by,
+        bot_level=match.bot_level if opponent.bot else "",
     )
 
 
@@ -166,7 +235,14 @@ def invitation_accept(
         _require(invitation, by, invitee=True)
         _answer(invitation, Status.ACCEPTED)
         game = services.match_start(match_id=match.pk, by=by, dice=dice)
-        _tell(invitation, invitation.inviter, "invitation_answered", opponent=by, answer="accepted")
+        if not by.bot:  # the computer accepts while the inviter waits: nothing to tell
+            _tell(
+                invitation,
+                invitation.inviter,
+                "invitation_answered",
+                opponent=by,
+                answer="accepted",
+            )
         _changed(invitation)
     return invitation, game
 

@@ -35,7 +35,7 @@ from games.engine.errors import EngineError
 from games.engine.game import GameState
 from games.engine.position import Position
 from games.errors import ApplicationError, NotFound, ValidationFailed
-from games.models import Game, Match, MatchInvitation, Player
+from games.models import BOT_LEVELS, Game, Match, MatchInvitation, Player
 from games.play import (
     alarms,
     analysiswords,
@@ -92,6 +92,7 @@ _MATCH_FIELDS = (
     "timeout_result",
     "jacoby",
     "beavers",
+    "bot_level",
 )
 
 
@@ -105,13 +106,17 @@ def _lobby(
         "finished": selectors.match_list(status=Match.Status.FINISHED, limit=50),
         "me": me,
         "clock_presets": preset_choices(),
-        "typed": typed or {"length": "5", "timeout_claim": "claim"},
+        "typed": typed or {"length": "5", "timeout_claim": "claim", "bot_level": "intermediate"},
         "refused": refused,
     }
     if me is not None:
         context["opponents"] = [
             p for p in players_selectors.player_list_with_login() if p.pk != me.pk
         ]
+        # The practice opponent (games.practice), listed last (a person stays the
+        # default); when it cannot play here the form says why and its choice is disabled.
+        context["bot"], context["bot_unavailable"] = invitations.bot_offered()
+        context["bot_levels"] = BOT_LEVELS
         pending = selectors.invitation_list(player=me, status=MatchInvitation.Status.PENDING)
         context["received"] = [i for i in pending if i.invitee_id == me.pk]
         context["sent"] = [i for i in pending if i.inviter_id == me.pk]
@@ -335,6 +340,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     context["rating"] = ratings_selectors.match_rating(match=match)
     # Issue 28: GNU Backgammon's analysis (its figures, or its job's state).
     context.update(analysiswords.match_analysis_context(match=match, user=request.user))
+    if match.bot_level and match.status == Match.Status.PLAYING:
+        # A practice match whose computer cannot play here says so (games.practice).
+        context["bot_unavailable"] = invitations.bot_offered()[1]
     return render(request, "games/match.html", context)
 
 
@@ -531,9 +539,15 @@ def match_create_page(request: HttpRequest) -> HttpResponse:
             clock=clock,
             timeout_claim=post.get("timeout_claim", "claim") == "claim",
             created_by=request.user,
+            bot_level=post.get("bot_level", "") if opponent.bot else "",
         )
     except ApplicationError as exc:
         return _lobby(request, typed=typed, refused=exc)
+    if opponent.bot:
+        messages.success(
+            request, _("%(name)s accepted: the match has started.") % {"name": opponent.name}
+        )
+        return redirect("games:match", match_id=invitation.match_id)
     messages.success(
         request,
         _("%(name)s is invited: the match starts when they accept.") % {"name": opponent.name},

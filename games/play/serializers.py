@@ -9,7 +9,15 @@ from rest_framework import serializers
 
 from games.api.common import PlayerRef
 from games.engine.actions import ACTION_KINDS
-from games.models import BoardOrientation, Game, GameAction, Match, MatchInvitation, Player
+from games.models import (
+    BOT_LEVELS,
+    BoardOrientation,
+    Game,
+    GameAction,
+    Match,
+    MatchInvitation,
+    Player,
+)
 from games.play.services import MAX_MATCH_LENGTH
 
 
@@ -54,6 +62,7 @@ class MatchOutput(serializers.ModelSerializer):
             "started_at",
             "finished_at",
             "imported_at",
+            "bot_level",
         ]
         read_only_fields = fields
 
@@ -123,6 +132,14 @@ class MatchCreateInput(serializers.Serializer):
         "clock settings (delay_ms, reserve_ms, reserve_per_point_ms, ...), or null.",
     )
     timeout_claim = serializers.BooleanField(required=False, default=True)
+    bot_level = serializers.ChoiceField(
+        choices=[key for key, _label in BOT_LEVELS],
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Against the computer opponent (`GET /api/v1/practice/`) only, and then "
+        "required: its strength. It accepts at once and the match starts; it is not rated.",
+    )
     start = serializers.BooleanField(
         required=False,
         default=False,

@@ -51,7 +51,7 @@ from games.play.dice import SYSTEM_DICE, DiceSource, roll_die
 from games.play.messages import engine_message
 from games.players import services as players
 from games.ratings import services as ratings
-from games.signals import match_finished
+from games.signals import bot_game_changed, match_finished
 
 #: Longest match a club plays; the engine's Match ID holds up to 32767.
 MAX_MATCH_LENGTH = 25
@@ -259,6 +259,8 @@ def _game_begin(
         for seq, a in enumerate(log, start=1)
     )
     live.publish_actions(game=game, rows=rows, after=after)
+    if match.bot_level:
+        bot_game_changed.send(sender=Game, game_id=game.pk, version=game.version, match_id=match.pk)
     return game
 
 
@@ -393,6 +395,10 @@ def _game_act(
     for field, value in values.items():
         setattr(game, field, value)
     notices.after_action(game=game, action=action, state=after, next_game=next_game)
+    if game.match.bot_level and next_game is None:  # a next game sent its own, when begun
+        bot_game_changed.send(
+            sender=Game, game_id=game.pk, version=values["version"], match_id=game.match_id
+        )
     return ActionOutcome(game=game, action=logged, next_game=next_game, state=after)
 
 
@@ -403,6 +409,7 @@ def _game_for_action(game_id: int) -> Game:
     deferred (loaded on access); an action needs only who plays."""
     sql = (
         "SELECT g.*, m.player1_id AS match_player1_id, m.player2_id AS match_player2_id,"  # noqa: S608 -- table names from the models, the id is a parameter
+        " m.bot_level AS match_bot_level,"
         " p1.notification_channels AS channels1, p2.notification_channels AS channels2"
         f" FROM {Game._meta.db_table} g JOIN {Match._meta.db_table} m ON m.id = g.match_id"
         f" JOIN {Player._meta.db_table} p1 ON p1.id = m.player1_id"
@@ -413,8 +420,10 @@ def _game_for_action(game_id: int) -> Game:
     if not found:
         raise NotFound("game_not_found", _("There is no game with this id."))
     game = found[0]
-    values = [game.match_id, game.match_player1_id, game.match_player2_id]  # type: ignore[attr-defined]
-    game.match = Match.from_db(game._state.db, ["id", "player1_id", "player2_id"], values)
+    values = [game.match_id, game.match_player1_id, game.match_player2_id, game.match_bot_level]  # type: ignore[attr-defined]
+    game.match = Match.from_db(
+        game._state.db, ["id", "player1_id", "player2_id", "bot_level"], values
+    )
     # The players' notification choices ride along, so that a move needs no query to
     # learn whether the next player wants a "your turn" notice.
     game.match.notification_channels = tuple(  # type: ignore[attr-defined]

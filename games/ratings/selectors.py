@@ -261,7 +261,8 @@ def leaderboard(
     their matches and rating change since then; ``name`` (a part of it, any case) keeps
     those found, at their places on the list without it. Two queries, whatever the
     ledger's size."""
-    players = Player.objects.filter(is_active=True, experience__gte=min_experience)
+    # The practice opponent (Player.bot) is never rated: not on the list.
+    players = Player.objects.filter(is_active=True, experience__gte=min_experience, bot="")
     if club:
         players = players.filter(club=club)
     sides: dict[int, tuple[int, int, Decimal]] = {}

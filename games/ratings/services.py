@@ -541,8 +541,17 @@ def rating_record_online(*, match: Match) -> RatedResult | None:
     import (issue 16): the file's games were played, if at all, where nobody here saw
     them, and a player may import a match they played, so rating it would let anyone
     farm rating with invented wins. A result played elsewhere that should count is
-    typed in by a director as a club result (games.ratings.club_results)."""
-    if match.is_money or match.played_for or match.winner_id is None or match.is_imported:
+    typed in by a director as a club result (games.ratings.club_results).
+
+    Nor is a practice match against the computer (``Match.bot_level``, issue 28): a
+    rating measures a member against members."""
+    if (
+        match.is_money
+        or match.played_for
+        or match.winner_id is None
+        or match.is_imported
+        or match.bot_level
+    ):
         return None
     winner = match.player1 if match.winner_id == match.player1_id else match.player2
     return rating_record(

@@ -78,7 +78,8 @@ def test_an_invitation_declined_then_accepted_in_two_browsers(
         "return [...document.querySelectorAll('select[name=opponent] option')]"
         ".map(o => o.textContent);"
     )
-    assert options == ["Bence"]
+    # The practice opponent (issue 28) is offered last, so a person stays the default.
+    assert options == ["Bence", "GNU Backgammon (computer, practice)"]
     first = _invite(browser, asgi_server)
     _watching(browser)
     _mark(browser)

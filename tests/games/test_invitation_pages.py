@@ -10,6 +10,7 @@ import pytest
 
 from games.models import Match, MatchInvitation, Notification
 from games.play import invitations
+from games.practice import services as practice
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,9 @@ def test_the_lobby_offers_only_players_who_can_log_in(client, anna, bence):
     UserPlayerFactory(name="Dénes", user=UserFactory(is_active=False))
     UserPlayerFactory(name="Erika", is_active=False)
     html = _as(client, anna).get("/matches/").content.decode()
-    assert _offered(html) == ["Bence"]
+    # The practice opponent (issue 28) answers by itself: it is offered too, last (so a
+    # person stays the form's default).
+    assert _offered(html) == ["Bence", "GNU Backgammon (computer, practice)"]
     assert '<button type="submit">Invite</button>' in html
 
 
@@ -146,7 +149,8 @@ def test_the_lobby_of_a_player_costs_a_bounded_number_of_queries(
         invitations.invitation_send(inviter=other, invitee=anna, length=3)
         invitations.invitation_send(inviter=anna, invitee=UserPlayerFactory(), length=5)
     _as(client, anna)
-    with django_assert_max_num_queries(12):
+    practice.bot_player_get_or_create()  # the practice opponent, offered: one query more
+    with django_assert_max_num_queries(13):
         html = client.get("/matches/").content.decode()
     assert html.count('class="invitation received"') == 5
     assert html.count('class="invitation sent"') == 5

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Player, RatedResult
+from games.practice.services import bot_player_get_or_create
 from games.ratings.services import rating_record
 
 #: Name, club, and a hidden strength that decides who tends to win (1 is even).
@@ -77,6 +78,8 @@ class Command(BaseCommand):
                 at=at,
             )
             recorded += 1
+        # The practice opponent (games.practice), to invite from the lobby.
+        bot_player_get_or_create()
         self.stdout.write(
             f"Demo club ready: {len(DEMO_PLAYERS)} players ({created} new), "
             f"{recorded} club matches recorded."
