@@ -8,8 +8,8 @@ taps: Roll, the board's step buttons (each a legal checker move of the roll) unt
 play is whole, Submit; a double of the bot is taken by tapping Take. The bot's turns are
 played by the practice opponent's thread (games.practice.turns, as in the one-command
 local run: no Celery worker) and reach her page live. The server's dice are seeded. The
-match is played to its end; then both players' pages are opened (the PR check is
-finished at the merge with the analysis: :func:`pr_shows_on_both_player_pages`).
+match is played to its end; its end queued GNU Backgammon's analysis, which a real
+analysis worker runs, and both players' pages then show the match's PR.
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from games.engine.actions import state_from_dict
-from games.models import Match, RatedResult
+from games.models import Match, MatchAnalysis, PlayerAnalysis, RatedResult
 from games.play import dice as server_dice
 from games.practice import services as practice
 from games.practice.turns import BotRunner
 from tests.browser.conftest import sign_in
 from tests.factories import UserPlayerFactory
+from tests.games.analysis.test_worker import _stop as stop_worker
+from tests.games.analysis.test_worker import _worker as analysis_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -179,8 +181,30 @@ def players_pages_after_the_match(driver, base_url: str, match: Match) -> None:
 
 
 def pr_shows_on_both_player_pages(driver, base_url: str, match: Match) -> None:
-    # MERGE: PR check -- the analysis (games.analysis, helper A) of this finished match
-    # and its display on the player pages (helper B) are not on this branch. At the merge:
-    # run the match's analysis (the task, or analyse_match), then on each player's page
-    # wait for the PR of this match in its PR history and assert it is shown.
-    return
+    """The match's end queued its analysis (games.analysis, on the queue "analysis"): a
+    real analysis worker runs it with gnubg, and each player's page then lists the match
+    with its PR."""
+    worker = analysis_worker()
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            analysis = MatchAnalysis.objects.filter(match=match).first()
+            if analysis and analysis.status in {"done", "failed"}:
+                break
+            time.sleep(0.5)
+    finally:
+        stop_worker(worker)
+    assert analysis is not None and analysis.status == "done", analysis and analysis.status
+    figures = {p.player_id: p.pr for p in PlayerAnalysis.objects.filter(match=match)}
+    assert set(figures) == {match.player1_id, match.player2_id}
+    for player in (match.player1, match.player2):
+        driver.get(f"{base_url}/players/{player.pk}/")
+        row = WebDriverWait(driver, LIVE).until(
+            lambda d: d.find_elements(
+                By.CSS_SELECTOR, f"[data-match='{match.pk}'] [data-testid=pr-match]"
+            )
+        )[0]
+        assert float(row.get_attribute("data-value")) == pytest.approx(
+            figures[player.pk], abs=0.005
+        )
+        assert row.is_displayed()
