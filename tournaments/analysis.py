@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 
 from games.models import Player, PlayerAnalysis
+from games.ratings.performance import rating_words_text
 from tournaments.models import TournamentMatch
 
 
@@ -106,7 +107,7 @@ def flight_pr_table(*, matches: Sequence[TournamentMatch], viewer: Any, director
                 pr=pa.pr,
                 error_rate_memg=pa.error_rate_memg,
                 luck_rate_memg=pa.luck_rate_memg,
-                rating_words=pa.rating_words,
+                rating_words=rating_words_text(pa.rating_words),  # gnubg's words, translated
                 counts=pa.counts,
             )
     rows: list[PrRow] = []
