@@ -79,14 +79,19 @@ def per_hour(matches: int, cpu: float) -> float:
 
 def bot_figures() -> None:
     # ---- The practice opponent's reply times (issue 28, C). bench/analysis_bot.py is
-    # ---- written with the bot; its bot_reply_times(turns) returns {"p50": s, "p99": s}.
+    # ---- written with the bot; its bot_reply_times(turns) returns the quantiles.
     try:
         import analysis_bot  # type: ignore[import-not-found]
     except ImportError:
         print("bot reply times: bench/analysis_bot.py is missing (not measured)")
         return
     times = analysis_bot.bot_reply_times(turns=30)
-    print(f"bot reply times: p50 {times['p50']:.2f} s, p99 {times['p99']:.2f} s ({times})")
+    print(
+        f"bot reply, a whole turn (world class, 2-ply): p50 {times['turn_p50']:.3f} s, "
+        f"p99 {times['turn_p99']:.3f} s; each decision: p50 {times['reply_p50']:.3f} s, "
+        f"p99 {times['reply_p99']:.3f} s ({times['turns']} turns, {times['decisions']} "
+        "decisions)"
+    )
 
 
 def main() -> None:
@@ -161,7 +166,7 @@ def main() -> None:
             f"{job_cpu / max(decisions, 1) * 1000:.0f} ms per stored decision)"
         )
         print(f"gnubg alone: {alone_rate:.0f} matches per CPU-hour ({alone_cpu:.1f} CPU-s)")
-    bot_figures()
+        bot_figures()  # on the bench's database too (its bot and matches go with it)
     print(f"ratio {job_rate / alone_rate:.2f}")
 
 

@@ -74,7 +74,11 @@ class AnalysisPlayerOutput(serializers.Serializer):
     pr = serializers.FloatField(allow_null=True, help_text="error rate / 2 (XG's scale)")
     snowie_error_rate = serializers.FloatField(allow_null=True)
     luck_rate_memg = serializers.FloatField(allow_null=True, help_text="per move")
-    luck_adjusted_result = serializers.FloatField(allow_null=True, help_text="EMG")
+    luck_adjusted_result = serializers.FloatField(
+        allow_null=True,
+        help_text="gnubg's: % of match winning chances (points in a money session); null "
+        "when the match was not played to its end",
+    )
     rating_words = serializers.CharField(allow_null=True, help_text="gnubg's, e.g. `Expert`")
     luck_words = serializers.CharField(allow_null=True, help_text="gnubg's, e.g. `None`")
     counts = serializers.BooleanField(

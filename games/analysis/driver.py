@@ -69,7 +69,7 @@ class PlayerFigures:
     luck_rate_memg: float
     #: As gnubg prints it: in a match, the match winning chances the player's result
     #: was worth less the luck, in % (-9.10 is -9.10 %); in money, points per game.
-    luck_adjusted_result: float
+    luck_adjusted_result: float | None
     rating_words: str
     luck_words: str
 
@@ -355,11 +355,17 @@ def statistics_parse(text: bytes, stats: list[dict[str, Any] | None]) -> list[Pl
             luck / total_moves * 1000 if total_moves else 0.0,
             1,
         )
-        adjusted_text = get("Overall statistics", "Luck adjusted result", column)
-        adjusted = _first_number(adjusted_text)
-        exact_adjusted = dice.get("luck-adjusted-result")
-        if exact_adjusted is not None and "%" in adjusted_text:
-            exact_adjusted *= 100
+        try:
+            adjusted_text = get("Overall statistics", "Luck adjusted result", column)
+        except GnubgFailure:
+            # Printed only for a match played to its end (not one lost on time, R12).
+            adjusted: float | None = None
+        else:
+            adjusted = _first_number(adjusted_text)
+            exact_adjusted = dice.get("luck-adjusted-result")
+            if exact_adjusted is not None and "%" in adjusted_text:
+                exact_adjusted *= 100
+            adjusted = _precise(adjusted, exact_adjusted, 2)
         figures.append(
             PlayerFigures(
                 name=names[column],
@@ -373,7 +379,7 @@ def statistics_parse(text: bytes, stats: list[dict[str, Any] | None]) -> list[Pl
                 snowie_error_rate=snowie,
                 luck_total_emg=luck,
                 luck_rate_memg=luck_rate,
-                luck_adjusted_result=_precise(adjusted, exact_adjusted, 2),
+                luck_adjusted_result=adjusted,
                 rating_words=get("Overall statistics", "Overall rating", column)[:40],
                 luck_words=get("Luck statistics", "Luck rating", column)[:40],
             )

@@ -238,7 +238,9 @@ def analysis_run(*, analysis_id: int, plies: int | None = None) -> MatchAnalysis
             if plays == 0:
                 raise GnubgFailure("no_moves", "")
             try:
-                mat_text = match_export_mat(match=match)
+                # A match lost on time (R12) has no .mat form: its moves are
+                # analysed with the last game left unfinished.
+                mat_text = match_export_mat(match=match, forfeit_unfinished=True)
             except ValidationFailed as exc:
                 raise GnubgFailure(exc.code, str(exc.detail)) from None
             result = gnubg_analyse(

@@ -49,7 +49,8 @@ Decisions (each checked against gnubg, see ``tests/engine/test_matfile_gnubg.py`
   single/gammon/backgammon by ``N`` = cube x 1/2/3, gnubg's reading). Declined
   resignations leave no trace. A timeout claimed for a gammon (R12) is written as the
   ``Wins`` line it scores and reads back as a resigned gammon; a match lost on time has
-  no representation (``mat_unsupported``).
+  no representation (``mat_unsupported``; for an analysis, ``forfeit_unfinished`` writes
+  its last game without an end).
 * **Money sessions** are ``0 point match`` (gnubg writes and reads that); Jacoby and
   beavers are written as ``; [Jacoby "On"]`` / ``; [Beaver "On"]`` (XG's header lines;
   our import reads them, gnubg ignores them and scores with its own ``set jacoby``).
@@ -400,7 +401,12 @@ def _player_of(action: Action) -> int:
 
 
 def _game_lines(
-    options: RuleOptions, match: MatchState, game: MatGame, number: int
+    options: RuleOptions,
+    match: MatchState,
+    game: MatGame,
+    number: int,
+    *,
+    forfeit_unfinished: bool = False,
 ) -> tuple[list[str], GameResult | None]:
     """The move lines of one game and its result (checked against ``game``)."""
     cells: list[tuple[int, str]] = []  # (player, text) in the order of the actions
@@ -455,7 +461,7 @@ def _game_lines(
         elif kind in ("resign", "accept_resignation", "decline_resignation", "timeout"):
             pass  # an accepted resignation is the "Wins" line; a declined one leaves no trace
         elif kind == "claim_timeout":
-            if state.result is not None and state.result.match_forfeit:
+            if state.result is not None and state.result.match_forfeit and not forfeit_unfinished:
                 raise MatError(
                     "mat_unsupported",
                     "a match lost on time (R12) can't be written in a .mat file",
@@ -470,7 +476,7 @@ def _game_lines(
         pending is not None
         and result is not None
         and pending_state is not None
-        and len(pending_state.legal_plays()) == 1
+        and (len(pending_state.legal_plays()) == 1 or (forfeit_unfinished and result.match_forfeit))
     ):
         # Rolled, then resigned (or lost on time) instead of playing a forced play: gnubg
         # reads a roll written without its play as that forced play, which could even
@@ -504,14 +510,18 @@ def _game_lines(
             # A line with only the left column keeps gnubg's padding: gnubg 1.07 misreads
             # the "Wins" line after a line of 15 characters or fewer (checked).
             lines.append(f"{head}{left:<{_LEFT_WIDTH}} ")
-    if result is not None:
+    if result is not None and not (forfeit_unfinished and result.match_forfeit):
         pad = _LEFT_WINS if result.winner == 0 else _RIGHT_WINS
         lines.append(pad + _points_text(result.points))
     return lines, result
 
 
-def export_mat(record: MatchRecord) -> str:
+def export_mat(record: MatchRecord, *, forfeit_unfinished: bool = False) -> str:
     """The ``.mat`` text of ``record`` (see the module docstring for the layout).
+
+    ``forfeit_unfinished``: write a match lost on time (R12), which the format cannot
+    hold, with its last game left unfinished (no ``Wins`` line): every move played is
+    there, for an analysis; the file does not say who won the match.
 
     Every game is replayed to write it, so a record whose actions break a rule, whose
     scores don't follow from its games or whose winners/points disagree with its actions
@@ -564,7 +574,9 @@ def export_mat(record: MatchRecord) -> str:
                 f"the record's score {game.score} is not the score the games reached {match.score}",
                 game=number,
             )
-        lines, result = _game_lines(options, match, game, number)
+        lines, result = _game_lines(
+            options, match, game, number, forfeit_unfinished=forfeit_unfinished
+        )
         left = f"{names[0]} : {game.score[0]}"
         left = left.ljust(_NAME_WIDTH) if len(left) < _NAME_WIDTH else left + " "
         out.append(f" Game {number}")

@@ -88,7 +88,7 @@ class Migration(migrations.Migration):
                 ('snowie_error_rate', models.FloatField(verbose_name='Snowie error rate')),
                 ('luck_total_emg', models.FloatField(verbose_name='luck total (EMG)')),
                 ('luck_rate_memg', models.FloatField(verbose_name='luck rate (mEMG per move)')),
-                ('luck_adjusted_result', models.FloatField(verbose_name='luck-adjusted result (EMG)')),
+                ('luck_adjusted_result', models.FloatField(blank=True, null=True, verbose_name='luck-adjusted result (percent of match winning chances; points for money)')),
                 ('rating_words', models.CharField(blank=True, max_length=40, verbose_name="gnubg's rating")),
                 ('luck_words', models.CharField(blank=True, max_length=40, verbose_name="gnubg's luck rating")),
                 ('counts', models.BooleanField(verbose_name='counts in averages')),

@@ -12,7 +12,8 @@ Terms are gnubg's own, as its ``show statistics match`` prints them:
 - **Snowie error rate**: error total / both players' moves x 1000 (mEMG).
 - **Luck**: the equity a roll gained against the average roll (positive: lucky); the
   **luck rate** is the luck total per move in mEMG, the **luck-adjusted result** the
-  match's result in EMG less the luck.
+  match's result less the luck (gnubg's: in % of match winning chances for a match, in
+  points for a money session).
 """
 
 from __future__ import annotations
@@ -107,7 +108,14 @@ class PlayerAnalysis(models.Model):
     snowie_error_rate = models.FloatField(_("Snowie error rate"))
     luck_total_emg = models.FloatField(_("luck total (EMG)"))
     luck_rate_memg = models.FloatField(_("luck rate (mEMG per move)"))
-    luck_adjusted_result = models.FloatField(_("luck-adjusted result (EMG)"))
+    #: As gnubg prints it: in a match, the result less the luck in % of match winning
+    #: chances; in a money session, in points. None when the match was not played to
+    #: its end (lost on time, or still on): gnubg gives none then.
+    luck_adjusted_result = models.FloatField(
+        _("luck-adjusted result (percent of match winning chances; points for money)"),
+        null=True,
+        blank=True,
+    )
     #: gnubg's words for the figures ("World class", "Go to bed", ...), as it prints them.
     rating_words = models.CharField(_("gnubg's rating"), max_length=40, blank=True)
     luck_words = models.CharField(_("gnubg's luck rating"), max_length=40, blank=True)

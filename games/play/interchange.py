@@ -64,11 +64,13 @@ def match_record(*, match: Match) -> MatchRecord:
     )
 
 
-def match_export_mat(*, match: Match) -> str:
+def match_export_mat(*, match: Match, forfeit_unfinished: bool = False) -> str:
     """The ``.mat`` text of a stored match (refused with ``mat_unsupported`` for rules
-    the format cannot carry, such as Acey-Deucey)."""
+    the format cannot carry, such as Acey-Deucey). ``forfeit_unfinished``: a match lost
+    on time is written with its last game unfinished (for the analysis) instead of
+    refused."""
     try:
-        return export_mat(match_record(match=match))
+        return export_mat(match_record(match=match), forfeit_unfinished=forfeit_unfinished)
     except MatError as exc:
         raise ValidationFailed(
             exc.code,

@@ -582,6 +582,13 @@ def test_R12_a_match_lost_on_time_can_not_be_exported_but_a_gammon_timeout_can()
             build_record(("a", "b"), 5, [game.actions], options=RuleOptions(timeout_result="match"))
         )
     assert caught.value.code == "mat_unsupported"
+    # For an analysis: every move, the last game left unfinished (no "Wins" line).
+    record = build_record(
+        ("a", "b"), 5, [game.actions], options=RuleOptions(timeout_result="match")
+    )
+    unfinished = export_mat(record, forfeit_unfinished=True)
+    assert "Wins" not in unfinished and "31: 8/5 6/5" in unfinished
+    assert import_mat(unfinished).final_score == (0, 0)
     gammon = Log(MatchState.new(5)).do("opening_roll", dice=[3, 1]).play(0, "8/5 6/5")
     gammon.do("timeout", 1).do("claim_timeout", 0)
     text = export_mat(build_record(("a", "b"), 5, [gammon.actions]))

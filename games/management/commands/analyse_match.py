@@ -82,10 +82,12 @@ class Command(BaseCommand):
         header = f"{'player':<24} {'moves':>6} {'cube':>5} {'EMG':>8} {'mEMG':>7} {'PR':>6}"
         self.stdout.write(header + f" {'Snowie':>7} {'luck':>7} {'adj.':>7}")
         for row in figures["players"]:
+            adjusted = row["luck_adjusted_result"]
+            adjusted_text = "n/a" if adjusted is None else f"{adjusted:+.2f}"
             self.stdout.write(
                 f"{row['name'][:24]:<24} {row['unforced_moves']:>6} "
                 f"{row['close_cube_decisions']:>5} {row['error_total_emg']:>8.3f} "
                 f"{row['error_rate_memg']:>7.1f} {row['pr']:>6.2f} "
                 f"{row['snowie_error_rate']:>7.1f} {row['luck_rate_memg']:>+7.1f} "
-                f"{row['luck_adjusted_result']:>+7.2f}"
+                f"{adjusted_text:>7}"
             )
