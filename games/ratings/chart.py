@@ -289,6 +289,33 @@ def _open_svg(
         out.append(f"<desc{_attrs(id=desc_id)}>{escape(labels.description)}</desc>")
 
 
+def empty_chart(*, labels: ChartLabels, svg_id: str, width: int, cls: str) -> str:
+    """A chart with nothing to draw yet: ``labels.empty`` in the middle of a short box
+    (``cls`` and ``cls-empty`` its classes); the PR chart (prchart.py) draws it too."""
+    out: list[str] = []
+    _open_svg(
+        out,
+        labels=labels,
+        svg_id=svg_id,
+        width=width,
+        height=EMPTY_HEIGHT,
+        cls=f"{cls} {cls}-empty",
+        count=0,
+    )
+    out.append(
+        _text(
+            width / 2,
+            EMPTY_HEIGHT / 2 + FONT_SIZE * 0.35,
+            labels.empty,
+            class_="empty",
+            text_anchor="middle",
+            fill_opacity=0.7,
+        )
+    )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
 @dataclass(frozen=True, slots=True)
 class _Plot:
     """The plot area and its scales: match ``0..results`` across, ``low..high`` up."""
@@ -462,27 +489,7 @@ def rating_chart_svg(
 
     out: list[str] = []
     if not points:
-        _open_svg(
-            out,
-            labels=labels,
-            svg_id=svg_id,
-            width=width,
-            height=EMPTY_HEIGHT,
-            cls="rating-chart rating-chart-empty",
-            count=0,
-        )
-        out.append(
-            _text(
-                width / 2,
-                EMPTY_HEIGHT / 2 + FONT_SIZE * 0.35,
-                labels.empty,
-                class_="empty",
-                text_anchor="middle",
-                fill_opacity=0.7,
-            )
-        )
-        out.append("</svg>")
-        return "\n".join(out)
+        return empty_chart(labels=labels, svg_id=svg_id, width=width, cls="rating-chart")
 
     ordered = sorted(points, key=lambda p: p.at)
     dates = [p.at for p in ordered]

@@ -27,7 +27,15 @@ from datetime import datetime
 from typing import Final
 from xml.sax.saxutils import escape
 
-from games.ratings.chart import CHAR_W, FONT_SIZE, INK, ChartLabels, _nice_step, _open_svg
+from games.ratings.chart import (
+    CHAR_W,
+    FONT_SIZE,
+    INK,
+    ChartLabels,
+    _nice_step,
+    _open_svg,
+    empty_chart,
+)
 from games.ratings.chart import downsample as _downsample
 from games.svgmarkup import attrs as _attrs
 from games.svgmarkup import number as _n
@@ -93,27 +101,7 @@ def pr_chart_svg(
     bound_text: Callable[[float], str] = bound_format or _bound_text
     out: list[str] = []
     if not points:
-        _open_svg(
-            out,
-            labels=labels,
-            svg_id=svg_id,
-            width=width,
-            height=EMPTY_HEIGHT,
-            cls="pr-chart pr-chart-empty",
-            count=0,
-        )
-        out.append(
-            _text(
-                width / 2,
-                EMPTY_HEIGHT / 2 + FONT_SIZE * 0.35,
-                labels.empty,
-                class_="empty",
-                text_anchor="middle",
-                fill_opacity=0.7,
-            )
-        )
-        out.append("</svg>")
-        return "\n".join(out)
+        return empty_chart(labels=labels, svg_id=svg_id, width=width, cls="pr-chart")
 
     ordered = sorted(points, key=lambda p: p.at)
     values = [p.pr for p in ordered]
