@@ -4,8 +4,18 @@ Not for production. Tasks run eagerly in the web process when REDIS_URL is empty
 the cache is in-process, so a fresh machine with only Python can serve the demo club.
 """
 
+import sys
+from pathlib import Path
+
 from .base import *
-from .base import DATABASE_URL_DEFAULT, REDIS_URL, database_from_env, env, redis_channel_layer
+from .base import (
+    DATABASE_URL_DEFAULT,
+    GNUBG_PROGRAM,
+    REDIS_URL,
+    database_from_env,
+    env,
+    redis_channel_layer,
+)
 
 DEBUG = True
 SECRET_KEY = env.str("SECRET_KEY", default="local-development-only-not-secret")
@@ -33,6 +43,14 @@ GAMES_CLOCK_TIMERS = bool(REDIS_URL)
 GAMES_INPROCESS_SWEEPER = not REDIS_URL
 # ... and a thread of it plays the practice opponent's turns (games.practice.turns).
 PRACTICE_BOT_INPROCESS = not REDIS_URL
+
+# GNU Backgammon's analysis (games.analysis) runs Debian's gnubg where it is installed
+# (`./dev services`); on a machine with only Python, the PyPI build that the practice
+# opponent uses (a main dependency) runs the same job script, so a fresh machine's
+# matches are analysed too (its figures differ from gnubg 1.07's by a few per cent:
+# docs/architecture.md, "Analysis").
+if not env.str("GNUBG_PROGRAM", default="") and not Path(GNUBG_PROGRAM).exists():
+    GNUBG_PROGRAM = sys.executable
 
 # Emails are printed on the console of the web (or worker) process.
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

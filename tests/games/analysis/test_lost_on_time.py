@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from games.analysis.services import analysis_request, analysis_run
@@ -18,7 +20,12 @@ pytestmark = pytest.mark.django_db
 ROLLS = [6, 4, 5, 2, 6, 6, 3, 1, 4, 2, 5, 5, 2, 1, 6, 3]
 
 
-def test_a_match_lost_on_time_is_analysed_with_its_last_game_unfinished(wall):
+@pytest.mark.parametrize("program", ["debian", "pypi"])
+def test_a_match_lost_on_time_is_analysed_with_its_last_game_unfinished(wall, settings, program):
+    if program == "pypi":
+        # The local run's fallback on a machine without Debian's gnubg
+        # (config/settings/local.py): PyPI's build runs the same job script.
+        settings.GNUBG_PROGRAM = sys.executable
     anna, bence = UserPlayerFactory(name="Anna"), UserPlayerFactory(name="Bence")
     players = (anna, bence)
     match = services.match_create(
