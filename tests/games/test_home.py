@@ -59,7 +59,11 @@ def test_home_without_players_says_so(client):
 def test_demo_club_loads_twice_without_duplicates():
     call_command("load_demo_club", verbosity=0)
     call_command("load_demo_club", verbosity=0)
-    assert Player.objects.count() == 8
+    # Eight club members and the practice opponent (games.practice), each once.
+    assert Player.objects.filter(bot="").count() == 8
+    assert list(Player.objects.exclude(bot="").values_list("name", "bot")) == [
+        ("GNU Backgammon", "gnubg")
+    ]
 
 
 @pytest.mark.django_db
