@@ -378,6 +378,8 @@ SPECTACULAR_SETTINGS = {
         # The home board's side: the settings' board_orientation and a game's home.
         "BoardOrientationEnum": "games.models.BoardOrientation",
         "MatchInvitationStatusEnum": "games.models.MatchInvitation.Status",
+        # The practice opponent's level: a match's (labelled) and the one asked for.
+        "BotLevelEnum": "games.models.BOT_LEVELS",
         # A chouette game's winner (box or team), apart from a tournament result's side.
         "ChouetteWinnerEnum": "chouette.rules.settlement.WINNERS",
         # Online chouette (chouette.api.online): a member's cube, its decisions, answers.
