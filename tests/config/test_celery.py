@@ -75,6 +75,8 @@ def test_the_registered_task_names_are_the_stable_interface():
         "games.notification_sweep",
         "games.analysis_run",
         "games.analysis_sweep",
+        "games.bot_turn",
+        "games.bot_sweep",
         "chouette.online_alarm",
         "chouette.sweep_online_alarms",
     }
