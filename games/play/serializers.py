@@ -44,6 +44,14 @@ class MatchOutput(serializers.ModelSerializer):
     player2 = PlayerRef()
     winner = PlayerRef(allow_null=True)
     score = serializers.SerializerMethodField()
+    # Empty for a match between people: a read-only model field's choices would leave
+    # the blank out of the schema's enum.
+    bot_level = serializers.ChoiceField(
+        choices=[("", ""), *BOT_LEVELS],
+        read_only=True,
+        help_text="The practice opponent's level (`beginner`, `intermediate`, `expert`, "
+        "`world_class`); empty: not a practice match.",
+    )
 
     class Meta:
         model = Match

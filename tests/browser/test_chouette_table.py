@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -60,9 +61,11 @@ def test_undo_end_and_reopen_through_their_confirmations_live(
     assert "Undo game 2 (Ann in the box, box wins a single)?" in confirm
     assert ChouetteSession.objects.get().events.filter(undone=True).count() == 0  # not yet
     undo_button.click()
-    WebDriverWait(browser, WAIT_SECONDS).until(
-        lambda d: "The last game has been undone." in d.find_element(By.TAG_NAME, "main").text
-    )
+    # The page is replaced after the post (and may be again by its live update): a
+    # <main> read just before that is stale, so the wait looks again.
+    WebDriverWait(
+        browser, WAIT_SECONDS, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(lambda d: "The last game has been undone." in d.find_element(By.TAG_NAME, "main").text)
     WebDriverWait(wall, LIVE_SECONDS).until(lambda d: _wall_games(d) == 1)
 
     browser.find_element(By.CSS_SELECTOR, "#end-confirm > summary").click()
