@@ -114,6 +114,7 @@ class Format(models.TextChoices):
     CONSOLATION = "consolation", _("main and consolation")
     PROGRESSIVE_CONSOLATION = "progressive_consolation", _("main and progressive consolation")
     LAST_CHANCE = "last_chance", _("main and last chance")
+    CONSOLATION_LAST_CHANCE = "consolation_last_chance", _("main, consolation and last chance")
     DOUBLE_ELIMINATION = "double_elimination", _("double elimination")
     SWISS = "swiss", _("Swiss")
     ROUND_ROBIN = "round_robin", _("round robin")
@@ -125,6 +126,7 @@ BRACKET_FORMATS: dict[str, str] = {
     Format.CONSOLATION: "consolation",
     Format.PROGRESSIVE_CONSOLATION: "progressive",
     Format.LAST_CHANCE: "last_chance",
+    Format.CONSOLATION_LAST_CHANCE: "consolation_last_chance",
     Format.DOUBLE_ELIMINATION: "double",
 }
 
@@ -135,6 +137,7 @@ FORMAT_PARTS: dict[str, tuple[str, ...]] = {
     Format.CONSOLATION: ("main", "consolation"),
     Format.PROGRESSIVE_CONSOLATION: ("main", "consolation"),
     Format.LAST_CHANCE: ("main", "last_chance"),
+    Format.CONSOLATION_LAST_CHANCE: ("main", "consolation", "last_chance"),
     Format.DOUBLE_ELIMINATION: ("winners", "losers", "final"),
     Format.SWISS: ("",),
     Format.ROUND_ROBIN: ("",),
@@ -146,6 +149,7 @@ BUILDER_OPTIONS: dict[str, tuple[str, ...]] = {
     Format.CONSOLATION: ("entry_rounds",),
     Format.PROGRESSIVE_CONSOLATION: ("last_entry_round",),
     Format.LAST_CHANCE: ("entry_rounds",),
+    Format.CONSOLATION_LAST_CHANCE: ("entry_rounds", "last_chance_rounds"),
     Format.DOUBLE_ELIMINATION: ("bracket_reset",),
 }
 
@@ -180,6 +184,8 @@ class Flight(models.Model):
     class SeedingMethod(models.TextChoices):
         RATING = "rating", _("by rating")
         RANDOM = "random", _("at random")
+        #: The director's own order (``Entry.manual_seed``, set before the draw).
+        MANUAL = "manual", _("by hand")
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("registration")
@@ -220,6 +226,15 @@ class Flight(models.Model):
     #: (active and to-confirm entries); the next registrations wait on the waitlist.
     self_registration = models.BooleanField(_("open for self-registration"), default=False)
     capacity = models.PositiveSmallIntegerField(_("places"), null=True, blank=True)
+    #: Issue 29: a later round's match is published and takes results as soon as both
+    #: its players are known, without waiting for the whole round before it (players
+    #: who finish early play on). Off: a round is published when the round before is
+    #: complete (:func:`tournaments.services.common.publish_due`).
+    play_ahead = models.BooleanField(
+        _("play ahead"),
+        default=True,
+        help_text=_("A next-round match can be played as soon as both its players are known."),
+    )
     #: Bumped by every write to the flight or its matches' results.
     version = models.PositiveIntegerField(_("version"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -297,6 +312,9 @@ class Entry(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
     )
     late = models.BooleanField(_("late entry"), default=False)
+    #: The director's seed for a manual seeding (``Flight.SeedingMethod.MANUAL``, issue
+    #: 29), set before the draw; 1 is the top seed. The draw copies it into ``seed``.
+    manual_seed = models.PositiveSmallIntegerField(_("seed by hand"), null=True, blank=True)
     #: The entry's place in the flight's main ranking (the main draw; the three parts of
     #: a double elimination together; the Swiss / round robin standings), as
     #: :func:`tournaments.selectors.flight_finishing_order` gives it, once it is final:
@@ -349,6 +367,9 @@ class TournamentMatch(models.Model):
         PENDING = "pending", _("waiting for players")
         READY = "ready", _("ready")
         REPORTED = "reported", _("reported, to confirm")
+        #: Both players reported, with different results (issue 29): both reports are
+        #: kept; a director resolves it by choosing one or typing the score.
+        DISPUTED = "disputed", _("disputed")
         CONFIRMED = "confirmed", _("played")
         WALKOVER = "walkover", _("walkover")
         BYE = "bye", _("bye")
@@ -500,7 +521,11 @@ IN_FLIGHT = (Entry.Status.ACTIVE, Entry.Status.WITHDRAWN)
 HOLDS_PLACE = (Entry.Status.ACTIVE, Entry.Status.PENDING)
 
 #: The matches to be played now: both players known, no result yet.
-OPEN = (TournamentMatch.Status.READY, TournamentMatch.Status.REPORTED)
+OPEN = (
+    TournamentMatch.Status.READY,
+    TournamentMatch.Status.REPORTED,
+    TournamentMatch.Status.DISPUTED,
+)
 #: The matches that are over: played, walked over or a bye.
 DONE = (
     TournamentMatch.Status.CONFIRMED,
@@ -513,7 +538,13 @@ IN_LEDGER = models.Q(status=TournamentMatch.Status.CONFIRMED, decided_at__isnull
 
 
 class ResultCorrection(models.Model):
-    """Audit of one change to a result that stood: who, when, old, new, why."""
+    """Audit of one change to a result that stood: who, when, old, new, why; and
+    (``kind`` ``dispute``, issue 29) of a director's resolution of a disputed match:
+    ``old`` holds both players' reports, ``new`` the result that now stands."""
+
+    class Kind(models.TextChoices):
+        CORRECTION = "correction", _("correction")
+        DISPUTE = "dispute", _("dispute resolved")
 
     match = models.ForeignKey(
         TournamentMatch,
@@ -532,6 +563,7 @@ class ResultCorrection(models.Model):
     old = models.JSONField(_("old result"))
     new = models.JSONField(_("new result"))
     reason = models.TextField(_("reason"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.CORRECTION)
 
     class Meta:
         verbose_name = _("result correction")
@@ -549,6 +581,11 @@ DEFAULT_SPLITS: dict[str, dict[str, list[int]]] = {
     Format.CONSOLATION: {"main": [40, 25], "consolation": [25, 10]},
     Format.PROGRESSIVE_CONSOLATION: {"main": [40, 25], "consolation": [25, 10]},
     Format.LAST_CHANCE: {"main": [45, 25], "last_chance": [20, 10]},
+    Format.CONSOLATION_LAST_CHANCE: {
+        "main": [35, 20],
+        "consolation": [20, 10],
+        "last_chance": [10, 5],
+    },
     Format.DOUBLE_ELIMINATION: {"main": [50, 30, 20]},
     Format.SWISS: {"": [50, 30, 20]},
     Format.ROUND_ROBIN: {"": [50, 30, 20]},
