@@ -4,6 +4,9 @@
   whose two sides became known; subject ``tmatch:<id>:<entry a>-<entry b>``, so a match
   whose sides change after a correction is announced again, and a repeated call is not.
 * ``result_to_confirm``: the opponent reported a result; confirm it (or tell the director).
+* ``result_disputed`` (issue 29): the two players' reports differ; to both players and
+  the event's directors: the director decides. ``dispute_resolved``: a director decided
+  it; to both players. Subject ``tmatch:<id>:dispute:<version>`` / ``...:resolved:...``.
 * ``registration_confirmed``, ``registration_refused``: a director confirmed or refused the
   player's own registration for a flight (:mod:`tournaments.services.registration`);
 * ``registration_promoted``: a place became free and the player moved up from the
@@ -128,5 +131,65 @@ register_kind(
     label=gettext_lazy("Tournament place from the waitlist"),
     default_channels=("in_app", "email"),
     render=_render_registration_promoted,
+    link=_flight_link,
+)
+
+
+# ---------------------------------------------------------------------- disputes (issue 29)
+def _pair(value: Any) -> tuple[Any, Any]:
+    return (
+        (value[0], value[1]) if isinstance(value, list | tuple) and len(value) == 2 else ("?", "?")
+    )
+
+
+def _render_result_disputed(context: Mapping[str, Any]) -> tuple[str, str]:
+    a = context.get("player_a") or _("side A")
+    b = context.get("player_b") or _("side B")
+    title = _("Disputed result: %(a)s vs %(b)s") % {"a": a, "b": b}
+    ra, rb = _pair(context.get("report_a")), _pair(context.get("report_b"))
+    body = _(
+        "%(event)s, %(flight)s: %(a)s reported %(a1)s-%(a2)s, %(b)s reported %(b1)s-%(b2)s. "
+        "Both reports are kept; the director decides."
+    ) % {
+        **_flight_words(context),
+        "a": a,
+        "b": b,
+        "a1": ra[0],
+        "a2": ra[1],
+        "b1": rb[0],
+        "b2": rb[1],
+    }
+    return title, body
+
+
+def _render_dispute_resolved(context: Mapping[str, Any]) -> tuple[str, str]:
+    a = context.get("player_a") or _("side A")
+    b = context.get("player_b") or _("side B")
+    score = _pair(context.get("score"))
+    title = _("The director decided your match: %(a)s %(s1)s-%(s2)s %(b)s") % {
+        "a": a,
+        "b": b,
+        "s1": score[0],
+        "s2": score[1],
+    }
+    body = _("%(event)s, %(flight)s: the result stands. The director's reason: %(reason)s") % {
+        **_flight_words(context),
+        "reason": context.get("reason", ""),
+    }
+    return title, body
+
+
+register_kind(
+    "result_disputed",
+    label=gettext_lazy("Tournament result disputed"),
+    default_channels=("in_app",),
+    render=_render_result_disputed,
+    link=_flight_link,
+)
+register_kind(
+    "dispute_resolved",
+    label=gettext_lazy("Tournament dispute decided"),
+    default_channels=("in_app",),
+    render=_render_dispute_resolved,
     link=_flight_link,
 )

@@ -498,3 +498,16 @@ def result_will_be_rated(source_key: str) -> bool:
         .first()
     )
     return bool(rated) and is_rated("tournament")
+
+
+def event_disputes(*, event_id: int) -> list[TournamentMatch]:
+    """The event's disputed matches (issue 29: the two players' reports differ), for the
+    director's desk: with their flight and players, by flight and play order (one
+    query)."""
+    return list(
+        TournamentMatch.objects.filter(
+            flight__event_id=event_id, status=TournamentMatch.Status.DISPUTED
+        )
+        .select_related("flight", "entry_a__player", "entry_b__player")
+        .order_by("flight_id", "round", "index")
+    )

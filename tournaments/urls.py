@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, lateness, mats, money, paper, player, public
+from .pages import desk, director, disputes, lateness, mats, money, paper, player, public
 
 app_name = "tournaments"
 
@@ -178,6 +178,12 @@ director = [
         name="side-pool-create",
     ),
     path("<slug:slug>/manage/side-pools/<int:pool_id>/", money.side_pool_act, name="side-pool-act"),
+    # A disputed match decided by a director (issue 29: tournaments.pages.disputes).
+    path(
+        "<slug:slug>/manage/matches/<int:match_id>/dispute/",
+        disputes.match_dispute,
+        name="match-dispute",
+    ),
 ]
 
 # "new/" before "<slug:slug>/": an event cannot be called "new" by its address.

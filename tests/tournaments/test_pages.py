@@ -643,20 +643,22 @@ def test_a_player_reports_and_the_opponent_confirms_through_the_flight_page(
     assert match.status == "confirmed" and match.winner == "a" and len(match.games) == 4
 
 
-def test_different_reports_are_refused_with_the_other_report(en, event, director, drawn):
+def test_different_reports_are_kept_and_the_director_decides(en, event, director, drawn):
     flight, _players = drawn
     match = _first(flight)
     result_report(match_id=match.pk, by=match.entry_a.player.user, score_a=3, score_b=0)
     en.force_login(match.entry_b.player.user)
-    before = _snapshot(flight)
-    refused = en.post(
+    kept = en.post(
         _url("match-report", slug=event.slug, match_id=match.pk),
         {"score_a": "0", "score_b": "3"},
         follow=True,
     )
-    text = refused.content.decode()
-    assert "Your opponent reported a different result" in text and "3-0" in text
-    assert _snapshot(flight) == before
+    text = kept.content.decode()
+    name = match.entry_a.player.name
+    assert f"Your report differs from {name}" in text and "the director decides" in text
+    match.refresh_from_db()
+    assert match.status == "disputed" and match.report_b["score_b"] == 3
+    assert f"{name} reported 3{DASH}0" in text and "Report the result" not in text
     # Agreeing reports make the result stand.
     done = en.post(
         _url("match-report", slug=event.slug, match_id=match.pk),

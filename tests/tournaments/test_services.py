@@ -147,16 +147,17 @@ def test_a_report_confirmed_by_the_opponent_stands_and_advances(drawn):
     assert final.status == "pending"
 
 
-def test_matching_reports_stand_and_different_ones_conflict(drawn, director):
+def test_matching_reports_stand_and_different_ones_are_kept_disputed(drawn, director):
     flight, _ = drawn
     match = _match(flight, "M1-2")
     a, b = match.entry_a.player.user, match.entry_b.player.user
     result_report(match_id=match.pk, by=a, score_a=5, score_b=3)
-    with pytest.raises(Conflict) as mismatch:
-        result_report(match_id=match.pk, by=b, score_a=3, score_b=5)
-    assert mismatch.value.code == "report_mismatch"
-    assert mismatch.value.extra["other"] == {"winner": "a", "score_a": 5, "score_b": 3}
-    assert TournamentMatch.objects.get(pk=match.pk).report_b is None
+    # A different second report is stored, not refused (issue 29): the match is disputed.
+    disputed = result_report(match_id=match.pk, by=b, score_a=3, score_b=5)
+    assert disputed.status == "disputed" and disputed.decided_at is None
+    row = TournamentMatch.objects.get(pk=match.pk)
+    assert (row.report_a["score_a"], row.report_b["score_a"]) == (5, 3)
+    # The players may still agree: then the result stands.
     done = result_report(match_id=match.pk, by=b, score_a=5, score_b=3)
     assert done.status == "confirmed" and done.winner == "a"
     with pytest.raises(Conflict) as again:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, lateness, mats, money, views
+from . import desk, disputes, lateness, mats, money, views
 
 app_name = "tournaments-api"
 
@@ -148,5 +148,11 @@ urlpatterns = [
         "side-pools/<int:pool_id>/entries/<int:entry_id>/",
         money.SidePoolEntryApi.as_view(),
         name="side-pool-entry",
+    ),
+    # A disputed match decided by a director (issue 29: tournaments.api.disputes).
+    path(
+        "tournament-matches/<int:match_id>/dispute/",
+        disputes.MatchDisputeApi.as_view(),
+        name="match-dispute",
     ),
 ]

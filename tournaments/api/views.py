@@ -432,8 +432,10 @@ class ResultEnterApi(APIView):
 
 
 class ResultReportApi(APIView):
-    """A player of the match reports its result; it stands when both report the same
-    (409 ``report_mismatch`` when they differ) or the opponent or a director confirms."""
+    """A player of the match reports its result; it stands when both report the same,
+    or the opponent or a director confirms. When the two reports differ the second is
+    stored too (200, the match's ``status`` ``disputed``, both reports in ``report_a``
+    and ``report_b``): the director decides (``POST .../dispute/``)."""
 
     permission_classes = [permissions.IsAuthenticated]
 

@@ -38,6 +38,8 @@ def status_text(row: TournamentMatch) -> str:
         return _("playing online")
     if row.status == TournamentMatch.Status.REPORTED:
         return _("reported")
+    if row.status == TournamentMatch.Status.DISPUTED:
+        return _("disputed")
     return ""
 
 
@@ -69,15 +71,9 @@ def result_sentence(result: Mapping[str, Any], names: Mapping[str, str]) -> str:
 
 def explain_refusal(exc: ApplicationError) -> str:
     """A service's refusal as the pages show it (``explain`` of :mod:`games.web`): its
-    message, and the details people need (the opponent's report when two reports
-    disagree, the later matches a correction would change)."""
+    message, and the details people need (the later matches a correction would
+    change)."""
     text = str(exc.detail)
-    other = exc.extra.get("other")
-    if exc.code == "report_mismatch" and isinstance(other, Mapping):
-        text += " " + _("Your opponent's report: %(a)s-%(b)s.") % {
-            "a": other.get("score_a"),
-            "b": other.get("score_b"),
-        }
     slots = exc.extra.get("slots")
     if exc.code == "later_results_depend" and isinstance(slots, list):
         text += " " + _("Matches: %(slots)s.") % {"slots": ", ".join(map(str, slots))}
@@ -182,3 +178,24 @@ def round_title(name: bracketview.RoundName) -> str:
     if name.code == "reset":
         return _("Second final")
     return _("Round %(number)d") % {"number": name.number}
+
+
+def dispute_sentence(old: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """The two reports of a dispute a director decided (the ``old`` of its audit row,
+    issue 29) in words: "Kiss Anna reported 5-3, Nagy Béla reported 3-5" (each score side
+    a first, as the match page shows reports)."""
+    lines = []
+    for side in ("a", "b"):
+        report = old.get(f"report_{side}")
+        if isinstance(report, Mapping):
+            # The en dash as the character (see result_sentence).
+            sentence = _("%(name)s reported %(a)s–%(b)s")  # noqa: RUF001
+            lines.append(
+                sentence
+                % {
+                    "name": names.get(side, ""),
+                    "a": report.get("score_a"),
+                    "b": report.get("score_b"),
+                }
+            )
+    return ", ".join(lines) or _("no result")

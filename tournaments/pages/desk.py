@@ -63,6 +63,8 @@ def desk_page(request: HttpRequest, event: Event) -> HttpResponse:
         {
             "event": event,
             "flights": flights,
+            # Disputed results, flagged at the top of the desk (issue 29).
+            "disputes": selectors.event_disputes(event_id=event.pk),
             "query": query,
             "check_in_url": request.build_absolute_uri(
                 reverse("tournaments:check-in", kwargs={"slug": event.slug})

@@ -43,11 +43,13 @@ from tournaments.models import (
     Event,
     Flight,
     Format,
+    ResultCorrection,
     TournamentMatch,
 )
 from tournaments.pages.common import (
     CUBES,
     act,
+    dispute_sentence,
     explain_refusal,
     game_lines,
     match_of,
@@ -601,7 +603,9 @@ def _correction_lines(row: TournamentMatch) -> list[dict[str, Any]]:
     return [
         {
             "c": c,
-            "old": result_sentence(c.old, sides(c.old)),
+            "old": dispute_sentence(c.old, sides(c.old))
+            if c.kind == ResultCorrection.Kind.DISPUTE
+            else result_sentence(c.old, sides(c.old)),
             "new": result_sentence(c.new, sides(c.new)),
         }
         for c in corrections

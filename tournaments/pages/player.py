@@ -4,6 +4,8 @@ too."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -15,15 +17,22 @@ from games.web import next_or
 from tournaments.models import Event, TournamentMatch
 from tournaments.pages.common import act, match_of, posted_version, result_input
 from tournaments.services import online, results
+from tournaments.services.common import side_of_user
 
 
 def _flight_url(event: Event, flight_id: int) -> str:
     return reverse("tournaments:flight", kwargs={"slug": event.slug, "flight_id": flight_id})
 
 
-def _reported(row: TournamentMatch) -> str:
+def _reported(row: TournamentMatch, user: Any) -> str:
     if row.decided_at is not None:
         return _("Both reports agree: the result stands.")
+    if row.status == TournamentMatch.Status.DISPUTED:
+        # The second of two reports that differ (issue 29): stored, not refused.
+        opponent = row.entry_a if side_of_user(row, user) == "b" else row.entry_b
+        return _("Your report differs from %(name)s's: both are kept, the director decides.") % {
+            "name": opponent.player.name if opponent else _("your opponent")
+        }
     return _("Result reported: your opponent is asked to confirm it.")
 
 
@@ -42,7 +51,7 @@ def match_report(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
             **result_input(request),
         ),
         to=next_or(request, _flight_url(event, row.flight_id)),
-        success=_reported,
+        success=lambda row: _reported(row, request.user),
     )
 
 

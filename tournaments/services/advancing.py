@@ -57,9 +57,9 @@ def advance(
             if (
                 status == TournamentMatch.Status.READY
                 and not sides_changed
-                and row.status == TournamentMatch.Status.REPORTED
+                and row.status in (TournamentMatch.Status.REPORTED, TournamentMatch.Status.DISPUTED)
             ):
-                status = TournamentMatch.Status.REPORTED
+                status = row.status  # a report, or two that differ (issue 29), waits
             winner = (rs.winner_side or "") if status in DONE else ""
             if sides_changed or row.status != status or row.winner != winner:
                 if sides_changed:

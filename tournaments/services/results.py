@@ -90,6 +90,22 @@ def require_open(row: TournamentMatch) -> None:
         raise Conflict("match_not_ready", _("This match cannot be played yet."))
 
 
+def require_undisputed(row: TournamentMatch) -> None:
+    """Refuse (409 ``match_disputed``) a plain result or confirmation of a disputed
+    match: the director resolves it on its own form, with a reason for the audit
+    (:func:`tournaments.services.disputes.match_dispute_resolve`), having seen both
+    reports; a quick score typed over it would leave no trace of the other report."""
+    if row.status == TournamentMatch.Status.DISPUTED:
+        raise Conflict(
+            "match_disputed",
+            _(
+                "The players' reports differ: the director resolves the dispute on the "
+                "match's page (choose a report or type the score, with a reason)."
+            ),
+            extra={"match": row.pk},
+        )
+
+
 def record(
     flight: Flight,
     row: TournamentMatch,
@@ -174,6 +190,7 @@ def result_enter(
         require_published(flight, row)
         check_version(row, expected_version)
         require_open(row)
+        require_undisputed(row)
         result = (
             _walkover(walkover_winner)
             if walkover_winner
@@ -194,8 +211,11 @@ def result_report(
     expected_version: int | None = None,
 ) -> TournamentMatch:
     """A player reports their own match. The result stands when the other side has
-    reported the same; a different report is refused (409 ``report_mismatch``, the other
-    report in ``extra``: the players sort it out, or the director enters the result).
+    reported the same. A different report is stored too (issue 29: nothing is lost):
+    the match is ``disputed``, both reports kept, both players and the event's
+    directors told (``result_disputed``), and a director resolves it
+    (:func:`tournaments.services.disputes.match_dispute_resolve`); until then either
+    player may still change their report, and when the two agree the result stands.
     A first report tells the opponent (``result_to_confirm``). The same report again by
     the same side (a repeated tap, a retried request, several sent at once: they wait
     for one another on the flight's lock) changes nothing and tells nobody again; a
@@ -216,19 +236,13 @@ def result_report(
         result = _checked(row, score_a=score_a, score_b=score_b, games=games)
         report = {**result, "user": by.pk, "at": timezone.now().isoformat()}
         other = row.report_b if side == "a" else row.report_a
-        if other is not None:
-            if _same_result(other, result):
-                if not result["games"] and other.get("games"):
-                    result["games"] = other["games"]
-                setattr(row, f"report_{side}", report)
-                record(flight, row, result, by=by)
-                advance(flight)
-                return row
-            raise Conflict(
-                "report_mismatch",
-                _("Your opponent reported a different result: agree on it or ask the director."),
-                extra={"other": {k: other.get(k) for k in ("winner", "score_a", "score_b")}},
-            )
+        if other is not None and _same_result(other, result):
+            if not result["games"] and other.get("games"):
+                result["games"] = other["games"]
+            setattr(row, f"report_{side}", report)
+            record(flight, row, result, by=by)
+            advance(flight)
+            return row
         own = row.report_a if side == "a" else row.report_b
         if own is not None and _same_result(own, result):
             if own.get("games") == result["games"]:
@@ -239,6 +253,10 @@ def result_report(
             touch(flight)
             return row
         setattr(row, f"report_{side}", report)
+        if other is not None:
+            # The two reports differ: both are kept, the director decides (issue 29).
+            _dispute(flight, row, reporter=player)
+            return row
         row.status = TournamentMatch.Status.REPORTED
         row.version += 1
         row.save()
@@ -263,6 +281,42 @@ def result_report(
         return row
 
 
+def _dispute(flight: Flight, row: TournamentMatch, *, reporter: Player | None) -> None:
+    """The second report differs from the first: the match is ``disputed`` with both
+    reports kept (stored by the caller), and both players and the event's directors are
+    told (``result_disputed``, once per change of a report: the match's version)."""
+    row.status = TournamentMatch.Status.DISPUTED
+    row.version += 1
+    row.save()
+    assert row.entry_a is not None and row.entry_b is not None
+    reports = {s: row.report_a if s == "a" else row.report_b for s in ("a", "b")}
+    context = match_notice_context(
+        flight,
+        row,
+        reporter=reporter.name if reporter else "",
+        player_a=row.entry_a.player.name,
+        player_b=row.entry_b.player.name,
+        report_a=[reports["a"]["score_a"], reports["a"]["score_b"]],  # type: ignore[index]
+        report_b=[reports["b"]["score_a"], reports["b"]["score_b"]],  # type: ignore[index]
+    )
+    players = [row.entry_a.player, row.entry_b.player]
+    directors = Player.objects.filter(user__in=flight.event.directors.all()).exclude(
+        pk__in=[p.pk for p in players]
+    )
+    notify_all(
+        [
+            Notice(
+                recipient=recipient,
+                kind="result_disputed",
+                subject=f"tmatch:{row.pk}:dispute:{row.version}",
+                context=context,
+            )
+            for recipient in [*players, *directors.select_related("user")]
+        ]
+    )
+    touch(flight)
+
+
 def _same_result(x: Mapping[str, Any], y: Mapping[str, Any]) -> bool:
     return all(x.get(k) == y.get(k) for k in ("winner", "score_a", "score_b"))
 
@@ -278,6 +332,7 @@ def result_confirm(
         if row.status != TournamentMatch.Status.REPORTED or len(reports) != 1:
             if not flight.event.is_director(by) and not side_of_user(row, by):
                 raise PermissionDenied("not_your_match", _("You can confirm only your matches."))
+            require_undisputed(row)
             raise Conflict("nothing_to_confirm", _("There is no report to confirm."))
         reporter, report = reports[0]
         if not flight.event.is_director(by):
