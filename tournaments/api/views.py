@@ -415,7 +415,8 @@ class TournamentMatchDetailApi(APIView):
 class ResultEnterApi(APIView):
     """The director enters the result: the final score, the games one by one (each
     checked: cube x 1/2/3, no cube in the Crawford game, the match ends exactly at N),
-    or a walkover. The bracket advances at once."""
+    or a walkover. The bracket advances at once. A disputed match is decided at
+    ``.../dispute/`` instead (409 ``match_disputed`` here)."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -447,7 +448,8 @@ class ResultReportApi(APIView):
 
 
 class ResultConfirmApi(APIView):
-    """The opponent of the reporting player, or a director, confirms a reported result."""
+    """The opponent of the reporting player, or a director, confirms a reported result
+    (409 ``match_disputed`` when the two reports differ: a director decides it)."""
 
     permission_classes = [permissions.IsAuthenticated]
 

@@ -12,6 +12,8 @@ re-exports nothing, so that each import says what it depends on):
   with the pairing package, tables, notices, places, the flight's and event's status;
 * :mod:`~tournaments.services.results` - enter, report, confirm and correct results,
   tables, the rating ledger;
+* :mod:`~tournaments.services.disputes` - a disputed match (two reports that differ)
+  decided by a director, audited (issue 29);
 * :mod:`~tournaments.services.online` - a tournament match played online, and its result;
 * :mod:`~tournaments.services.lateness` - a flight's lateness rule, a late player's
   penalty (the opponent's starting score) or forfeit (docs/rules.md R15);
@@ -26,7 +28,7 @@ re-exports nothing, so that each import says what it depends on):
 
 The submodules import each other without cycles (an import-linter contract checks it):
 ``common`` <- ``advancing`` <- ``entries``, ``draw``, ``results`` <- ``online``,
-``lateness``; ``events``, ``flights``, ``money`` and ``registration`` need ``common``
+``lateness``, ``disputes``; ``events``, ``flights``, ``money`` and ``registration`` need ``common``
 only (``entries`` uses ``registration``); ``desk`` uses ``draw``.
 
 House rules (docs/architecture.md), as they apply here:
