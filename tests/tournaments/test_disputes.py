@@ -79,7 +79,8 @@ def test_a_differing_second_report_is_stored_and_the_match_disputed(disputed, di
     recipients = set(told.values_list("recipient__user", flat=True))
     assert recipients == {match.entry_a.player.user_id, match.entry_b.player.user_id, director.pk}
     note = told.get(recipient=match.entry_a.player)
-    assert match.entry_b.player.name in note.title and "director decides" in note.body
+    # Stored in the club's language (Hungarian): "the director decides".
+    assert match.entry_b.player.name in note.title and "versenyigazgató dönt" in note.body
     # The next round waits: nobody advanced.
     final = _match(flight, "M2-1")
     assert final.entry_a_id is None and final.status == "pending"
