@@ -443,6 +443,7 @@ __all__ = [
     "Placing",
     "StandingRow",
     "event_desk",
+    "event_disputes",
     "event_has_rated_results",
     "event_unfinished_matches",
     "event_visible",

@@ -25,6 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: The flag's red (static/tournaments/tournaments.css: .dispute-flag), and its text white.
 FLAG_RED = "rgb(164, 22, 26)"
 WHITE = "rgb(255, 255, 255)"
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 
 
 def _live(driver) -> None:
@@ -119,6 +120,16 @@ def test_a_disputed_report_is_flagged_and_the_director_decides_it(
     assert f"Accept {b.name}'s report" in reports[1].text
     assert not second_browser.find_elements(By.CSS_SELECTOR, "form.enter-form")
     assert_accessible(second_browser, "the disputed match's page")
+    # On the director's phone: both reports fit 390 px, the buttons tap-sized.
+    second_browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    try:
+        width = second_browser.execute_script("return document.documentElement.clientWidth;")
+        scroll = second_browser.execute_script("return document.documentElement.scrollWidth;")
+        assert width == 390 and scroll <= width + 1, (width, scroll)
+        for button in form.find_elements(By.CSS_SELECTOR, "button"):
+            assert button.size["height"] >= 44, button.text
+    finally:
+        second_browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     form.find_element(By.NAME, "reason").send_keys("The score sheet says 2-5")
     reports[1].find_element(By.CSS_SELECTOR, "button.dispute-accept").click()
     desk_wait.until(lambda d: "The dispute is decided" in d.page_source)

@@ -255,6 +255,7 @@ POST_ONLY: set[str] = {
     "tournaments:flight-draw-checked-in",
     "tournaments:match-enter",
     "tournaments:match-correct",
+    "tournaments:match-dispute",
     "tournaments:match-table",
     "tournaments:match-lateness",
     "tournaments:flight-lateness",
