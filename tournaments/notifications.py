@@ -179,12 +179,21 @@ def _render_dispute_resolved(context: Mapping[str, Any]) -> tuple[str, str]:
     return title, body
 
 
+def _dispute_link(context: Mapping[str, Any]) -> str:
+    """A director's notice: the match's page, where they decide it; a player's: the
+    flight page."""
+    slug, match_id = context.get("event_slug"), context.get("tournament_match_id")
+    if context.get("director") and slug and match_id:
+        return reverse("tournaments:match-manage", kwargs={"slug": slug, "match_id": match_id})
+    return _flight_link(context)
+
+
 register_kind(
     "result_disputed",
     label=gettext_lazy("Tournament result disputed"),
     default_channels=("in_app",),
     render=_render_result_disputed,
-    link=_flight_link,
+    link=_dispute_link,
 )
 register_kind(
     "dispute_resolved",

@@ -16,6 +16,7 @@ from django.utils import translation
 
 from games.errors import Conflict, PermissionDenied, ValidationFailed
 from games.models import Notification
+from games.notifications.services import notification_text
 from tests.factories import UserPlayerFactory, api_client
 from tests.tournaments.factories import EventFactory, flight_with, rated_players, sheet
 from tournaments.models import Entry, Flight, FlightRound, ResultCorrection, TournamentMatch
@@ -81,6 +82,14 @@ def test_a_differing_second_report_is_stored_and_the_match_disputed(disputed, di
     note = told.get(recipient=match.entry_a.player)
     # Stored in the club's language (Hungarian): "the director decides".
     assert match.entry_b.player.name in note.title and "versenyigazgató dönt" in note.body
+    # The players' notice links to the flight page, the director's to the match's page.
+    assert notification_text(note).url == reverse(
+        "tournaments:flight", kwargs={"slug": flight.event.slug, "flight_id": flight.pk}
+    )
+    boss = told.get(recipient__user=director)
+    assert notification_text(boss).url == reverse(
+        "tournaments:match-manage", kwargs={"slug": flight.event.slug, "match_id": match.pk}
+    )
     # The next round waits: nobody advanced.
     final = _match(flight, "M2-1")
     assert final.entry_a_id is None and final.status == "pending"

@@ -289,29 +289,32 @@ def _dispute(flight: Flight, row: TournamentMatch, *, reporter: Player | None) -
     row.version += 1
     row.save()
     assert row.entry_a is not None and row.entry_b is not None
-    reports = {s: row.report_a if s == "a" else row.report_b for s in ("a", "b")}
+    report_a, report_b = row.report_a or {}, row.report_b or {}
     context = match_notice_context(
         flight,
         row,
         reporter=reporter.name if reporter else "",
         player_a=row.entry_a.player.name,
         player_b=row.entry_b.player.name,
-        report_a=[reports["a"]["score_a"], reports["a"]["score_b"]],  # type: ignore[index]
-        report_b=[reports["b"]["score_a"], reports["b"]["score_b"]],  # type: ignore[index]
+        report_a=[report_a.get("score_a"), report_a.get("score_b")],
+        report_b=[report_b.get("score_a"), report_b.get("score_b")],
     )
     players = [row.entry_a.player, row.entry_b.player]
-    directors = Player.objects.filter(user__in=flight.event.directors.all()).exclude(
-        pk__in=[p.pk for p in players]
+    directors = (
+        Player.objects.filter(user__in=flight.event.directors.all())
+        .exclude(pk__in=[p.pk for p in players])
+        .select_related("user")
     )
+    # The directors' notice links to the match's page, where they decide it.
     notify_all(
         [
             Notice(
                 recipient=recipient,
                 kind="result_disputed",
                 subject=f"tmatch:{row.pk}:dispute:{row.version}",
-                context=context,
+                context=context if recipient in players else {**context, "director": True},
             )
-            for recipient in [*players, *directors.select_related("user")]
+            for recipient in [*players, *directors]
         ]
     )
     touch(flight)
