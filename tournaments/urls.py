@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, lateness, mats, money, paper, player, public
+from .pages import desk, director, lateness, mats, money, night, paper, player, public
 
 app_name = "tournaments"
 
@@ -178,6 +178,8 @@ director = [
         name="side-pool-create",
     ),
     path("<slug:slug>/manage/side-pools/<int:pool_id>/", money.side_pool_act, name="side-pool-act"),
+    # The director's phone view of the night (issue 29: tournaments.pages.night).
+    path("<slug:slug>/manage/night/", night.night_page, name="night"),
 ]
 
 # "new/" before "<slug:slug>/": an event cannot be called "new" by its address.

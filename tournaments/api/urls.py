@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, lateness, mats, money, views
+from . import desk, lateness, mats, money, night, views
 
 app_name = "tournaments-api"
 
@@ -149,4 +149,6 @@ urlpatterns = [
         money.SidePoolEntryApi.as_view(),
         name="side-pool-entry",
     ),
+    # The director's night (issue 29: tournaments.api.night).
+    path("events/<int:event_id>/night/", night.EventNightApi.as_view(), name="event-night"),
 ]
