@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import UserFactory, UserPlayerFactory, api_client
-from tests.tournaments.factories import flight_with, rated_players
+from tests.tournaments.factories import flight_with
 from tournaments import tonight
 from tournaments.models import TournamentMatch
 from tournaments.services.draw import flight_draw
