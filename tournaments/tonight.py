@@ -19,6 +19,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.textfold import fold
 from tournaments import bracketview, bridge
 from tournaments.models import DONE, FORMAT_PARTS, OPEN, Flight, FlightRound, TournamentMatch
 
@@ -102,15 +103,16 @@ def _round_name(name: bracketview.RoundName) -> str:
 
 def matches_query(row: NightRow, query: str) -> bool:
     """Whether ``row`` is found by ``query``: its table is the number typed, or one of
-    its players' names contains every word of it (case and accents as typed)."""
+    its players' names contains every word of it (no case, no accents:
+    :func:`games.textfold.fold`, as the page's script folds them)."""
     query = query.strip()
     if not query:
         return True
     if query.isdigit():
         return row.match.table is not None and str(row.match.table) == query.lstrip("0")
-    words = query.casefold().split()
+    words = fold(query).split()
     return any(
-        name and all(word in name.casefold() for word in words) for name in (row.name_a, row.name_b)
+        name and all(word in fold(name) for word in words) for name in (row.name_a, row.name_b)
     )
 
 

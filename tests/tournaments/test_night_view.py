@@ -82,7 +82,7 @@ def test_by_name(client, event, director, drawn):
 def test_search_by_name_and_table(client, event, director, drawn):
     client.force_login(director)
     anna = drawn.matches.get(round=1, entry_a__player__name="Kovács Anna")
-    html = client.get(_url(event, q="kovács")).content.decode()
+    html = client.get(_url(event, q="KOVACS+anna")).content.decode()
     assert _open_ids(html) == [anna.pk]
     assert "Nagy Dóra" not in html.split('id="night-setup"')[0].split("night-open")[1]
     by_table = drawn.matches.get(table=2)
