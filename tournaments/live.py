@@ -13,8 +13,8 @@ fetches itself again and swaps its live regions.
     its flights, and by the event's own writes (settings, directors, a new flight).
 ``desk:<event id>``
     The director's pages of the event (event, flight and match manage, the check-in
-    desk): touched with both of the above, and alone by a check-in or a payment
-    (:func:`desk_changed`), which no public page shows.
+    desk, the night view): touched with both of the above, and alone by a check-in or a
+    payment (:func:`desk_changed`), which no public page shows.
 
 Who may follow them: ``flight`` and ``event`` anyone, as those pages are public (a flight
 or event that does not exist is refused); ``desk`` only the event's directors (and

@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, disputes, lateness, mats, money, paper, player, public
+from .pages import desk, director, disputes, lateness, mats, money, night, paper, player, public
 
 app_name = "tournaments"
 
@@ -184,6 +184,8 @@ director = [
         disputes.match_dispute,
         name="match-dispute",
     ),
+    # The director's phone view of the night (issue 29: tournaments.pages.night).
+    path("<slug:slug>/manage/night/", night.night_page, name="night"),
 ]
 
 # "new/" before "<slug:slug>/": an event cannot be called "new" by its address.

@@ -144,6 +144,7 @@ PAGES: list[Page] = [
     Page("tournaments:match-manage", (DIRECTOR,), _tmatch("ready"), label="to play"),
     Page("tournaments:match-mat", (DIRECTOR,), _tmatch("ready"), label=".mat upload"),
     Page("tournaments:desk", (DIRECTOR,), _event),
+    Page("tournaments:night", (DIRECTOR,), _event),  # issue 29: the night on a phone
     Page("tournaments:flight-money", (DIRECTOR,), _flight("knockout")),
     # chouette: a player of the six at the table
     Page("chouette:session-list", (ANONYMOUS, CHOUETTE)),

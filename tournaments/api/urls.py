@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, disputes, lateness, mats, money, views
+from . import desk, disputes, lateness, mats, money, night, views
 
 app_name = "tournaments-api"
 
@@ -155,4 +155,6 @@ urlpatterns = [
         disputes.MatchDisputeApi.as_view(),
         name="match-dispute",
     ),
+    # The director's night (issue 29: tournaments.api.night).
+    path("events/<int:event_id>/night/", night.EventNightApi.as_view(), name="event-night"),
 ]
