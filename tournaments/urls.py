@@ -4,7 +4,18 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, lateness, mats, money, paper, player, public
+from .pages import (
+    bulkentry,
+    desk,
+    director,
+    lateness,
+    mats,
+    money,
+    paper,
+    player,
+    public,
+    roundgrid,
+)
 
 app_name = "tournaments"
 
@@ -178,6 +189,24 @@ director = [
         name="side-pool-create",
     ),
     path("<slug:slug>/manage/side-pools/<int:pool_id>/", money.side_pool_act, name="side-pool-act"),
+    # Routine work in one step (issue 29, item 11): every round's settings in one grid
+    # (tournaments.pages.roundgrid), many players entered at once
+    # (tournaments.pages.bulkentry), many players put in a side pool at once.
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/round-settings/",
+        roundgrid.flight_rounds,
+        name="flight-rounds",
+    ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/entries/add/",
+        bulkentry.entries_add,
+        name="entries-add",
+    ),
+    path(
+        "<slug:slug>/manage/side-pools/<int:pool_id>/enter/",
+        money.side_pool_enter_many,
+        name="side-pool-enter-many",
+    ),
 ]
 
 # "new/" before "<slug:slug>/": an event cannot be called "new" by its address.

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, lateness, mats, money, views
+from . import bulk, desk, lateness, mats, money, views
 
 app_name = "tournaments-api"
 
@@ -148,5 +148,17 @@ urlpatterns = [
         "side-pools/<int:pool_id>/entries/<int:entry_id>/",
         money.SidePoolEntryApi.as_view(),
         name="side-pool-entry",
+    ),
+    # Routine work in one request (issue 29, item 11: tournaments.api.bulk); every
+    # round's settings at once is the PUT of flights/<id>/rounds/.
+    path(
+        "flights/<int:flight_id>/entries/bulk/",
+        bulk.FlightEntriesBulkApi.as_view(),
+        name="flight-entries-bulk",
+    ),
+    path(
+        "side-pools/<int:pool_id>/entries/bulk/",
+        bulk.SidePoolEntriesBulkApi.as_view(),
+        name="side-pool-entries-bulk",
     ),
 ]
