@@ -62,9 +62,9 @@ class EntriesAdded:
         return self.capacity is not None and self.held > self.capacity
 
 
-def _named(exc: ApplicationError, name: str, **extra: Any) -> ApplicationError:
+def _named(exc: ApplicationError, who: str, **extra: Any) -> ApplicationError:
     """``exc`` saying whom it is about ("Kiss Anna: ...")."""
-    return type(exc)(exc.code, f"{name}: {exc.detail}", extra={**exc.extra, **extra})
+    return type(exc)(exc.code, f"{who}: {exc.detail}", extra={**exc.extra, **extra})
 
 
 def _clean_names(names: Sequence[str]) -> list[tuple[int, str]]:
