@@ -28,7 +28,7 @@ def _members(pool) -> dict[int, bool]:
 
 
 def test_many_in_and_paid_in_one_call(event, director):
-    flight, pool, entries = _pool(event, director)
+    _flight, pool, entries = _pool(event, director)
     side_pool_enter(pool_id=pool.pk, by=director, entry_id=entries[5].pk)
     changed = side_pool_enter_many(
         pool_id=pool.pk,
@@ -46,7 +46,7 @@ def test_many_in_and_paid_in_one_call(event, director):
 
 
 def test_one_wrong_player_changes_nothing(event, director):
-    flight, pool, entries = _pool(event, director)
+    _flight, pool, entries = _pool(event, director)
     side_pool_enter(pool_id=pool.pk, by=director, entry_id=entries[0].pk)
     before = _members(pool)
     with pytest.raises(Conflict) as already:

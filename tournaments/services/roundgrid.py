@@ -64,7 +64,7 @@ def part_name(part: str) -> str:
 
 
 def row_label(part: str, number: int) -> str:
-    """ "Consolation, round 2"; a Swiss or round robin round: "Round 3"."""
+    """A row's name in a refusal: "Consolation, round 2"; Swiss, round robin: "Round 3"."""
     if not part:
         return _("Round %(number)d") % {"number": number}
     return _("%(part)s, round %(number)d") % {"part": part_name(part), "number": number}
