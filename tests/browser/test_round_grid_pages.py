@@ -77,6 +77,12 @@ def test_the_round_grid_in_one_save(browser, live_server, log_in, wait):
         boxes = browser.find_elements(
             By.CSS_SELECTOR, "table.round-grid input[name$='-match_length']"
         )
+        # "Fill down" copies a row into the rows below it in the same part only.
+        _type(boxes[0], "7")
+        browser.find_element(
+            By.CSS_SELECTOR, "tr[data-round='main-1'] button[data-fill-down]"
+        ).click()
+        assert _lengths(browser) == ["7", "7", "7", "7", "3", "3", "3"]
         for box, length in zip(boxes, LENGTHS, strict=True):
             _type(box, length)
         browser.find_element(By.CSS_SELECTOR, "form.round-grid-form button[type=submit]").click()

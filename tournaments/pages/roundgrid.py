@@ -116,6 +116,10 @@ def _render(
                 "error": error if i == error_row else "",
             }
         )
+    for i, row in enumerate(rows):  # "Fill down": only where a round below can take it
+        row["fill"] = not row["played"] and any(
+            not r["played"] for r in rows[i + 1 :] if r["part"] == row["part"]
+        )
     return render(
         request,
         "tournaments/flight_rounds.html",
