@@ -50,6 +50,7 @@ def money_message(code: str) -> str:
         "not_in_pool": _("The player is not in this side pool."),
         "side_pool_not_found": _("There is no side pool with this id."),
         "entry_not_found": _("There is no entry with this id in this flight."),
+        "nothing_to_add": _("Tick the players to put in the pool or to mark paid."),
     }.get(code, code)
 
 

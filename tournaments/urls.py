@@ -4,7 +4,20 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, disputes, lateness, mats, money, night, paper, player, public
+from .pages import (
+    bulkentry,
+    desk,
+    director,
+    disputes,
+    lateness,
+    mats,
+    money,
+    night,
+    paper,
+    player,
+    public,
+    roundgrid,
+)
 
 app_name = "tournaments"
 
@@ -186,6 +199,24 @@ director = [
     ),
     # The director's phone view of the night (issue 29: tournaments.pages.night).
     path("<slug:slug>/manage/night/", night.night_page, name="night"),
+    # Routine work in one step (issue 29, item 11): every round's settings in one grid
+    # (tournaments.pages.roundgrid), many players entered at once
+    # (tournaments.pages.bulkentry), many players put in a side pool at once.
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/round-settings/",
+        roundgrid.flight_rounds,
+        name="flight-rounds",
+    ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/entries/add/",
+        bulkentry.entries_add,
+        name="entries-add",
+    ),
+    path(
+        "<slug:slug>/manage/side-pools/<int:pool_id>/enter/",
+        money.side_pool_enter_many,
+        name="side-pool-enter-many",
+    ),
 ]
 
 # "new/" before "<slug:slug>/": an event cannot be called "new" by its address.

@@ -146,6 +146,10 @@ PAGES: list[Page] = [
     Page("tournaments:desk", (DIRECTOR,), _event),
     Page("tournaments:night", (DIRECTOR,), _event),  # issue 29: the night on a phone
     Page("tournaments:flight-money", (DIRECTOR,), _flight("knockout")),
+    # Issue 29: every round's settings in one grid; many players entered at once.
+    Page("tournaments:flight-rounds", (DIRECTOR,), _flight("knockout"), label="round grid"),
+    Page("tournaments:flight-rounds", (DIRECTOR,), _flight("swiss"), label="Swiss round grid"),
+    Page("tournaments:entries-add", (DIRECTOR,), _flight("open"), label="add players"),
     # chouette: a player of the six at the table
     Page("chouette:session-list", (ANONYMOUS, CHOUETTE)),
     Page("chouette:session-create", (CHOUETTE,)),
@@ -262,6 +266,7 @@ POST_ONLY: set[str] = {
     "tournaments:flight-lateness",
     "tournaments:side-pool-create",
     "tournaments:side-pool-act",
+    "tournaments:side-pool-enter-many",
     "chouette:seat-change",
     "chouette:seating",
     "chouette:undo",

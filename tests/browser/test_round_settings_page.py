@@ -1,6 +1,7 @@
 """The director's flight page in a real, headless Chromium (issue 17, defect 7): an
 11-player knockout's round settings say which round is the final and the semi-final,
-the clock fields are "Clock preset" and "Clock use" with the presets named, and the page
+the clock fields (on the round settings grid, issue 29) are "Clock preset" and "Clock
+use" with the presets named, and the page
 keeps to the window at its narrowest (no sideways scroll); no CSP violation (the
 ``browser`` fixture)."""
 
@@ -32,8 +33,13 @@ def test_the_round_settings_name_the_final(browser, live_server, wait, log_in):
     form = browser.find_element(By.XPATH, "//h3[contains(., 'Round settings')]/..").text
     assert "Main draw: rounds 1 to 4 (3 = Semi-final, 4 = Final)" in form
     assert "Consolation: rounds 1 to 2 (1 = Semi-final, 2 = Final)" in form
-    assert "Clock preset" in form and "Clock use" in form
-    preset = Select(browser.find_element(By.ID, "id_clock_preset"))
+    # The settings themselves are one grid on a page of its own (issue 29).
+    browser.find_element(By.CSS_SELECTOR, ".round-settings-link a").click()
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "table.round-grid"))
+    head = browser.find_element(By.CSS_SELECTOR, "table.round-grid thead")
+    assert "Clock preset" in head.get_attribute("textContent")
+    assert "Clock use" in head.get_attribute("textContent")
+    preset = Select(browser.find_element(By.NAME, "r-0-clock_preset"))
     assert "club (11 s + 1:30)" in [o.text for o in preset.options]
     inner = browser.execute_script("return document.documentElement.clientWidth;")
     assert browser.execute_script("return document.documentElement.scrollWidth;") <= inner + 1

@@ -367,8 +367,12 @@ def test_round_settings(en, event, director):
 def test_the_round_forms_post_part_and_still_take_ranking_its_former_name(en, event, director):
     flight = flight_with(event, rated_players(4), format="single_elimination")
     en.force_login(director)
+    # The round settings are a grid of their own (issue 29), posting each row's part.
     manage = en.get(_url("flight-manage", slug=event.slug, flight_id=flight.pk)).content.decode()
-    assert 'name="part"' in manage and 'name="ranking"' not in manage
+    grid_url = _url("flight-rounds", slug=event.slug, flight_id=flight.pk)
+    assert grid_url in manage and 'name="ranking"' not in manage
+    grid = en.get(grid_url).content.decode()
+    assert 'name="r-0-part" value="main"' in grid and "ranking" not in grid
     url = _url("flight-round-set", slug=event.slug, flight_id=flight.pk)
     en.post(url, {"part": "main", "number": "2", "match_length": "9", "clock_preset": "-"})
     assert FlightRound.objects.get(flight=flight, part="main", number=2).match_length == 9

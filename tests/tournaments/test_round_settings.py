@@ -85,8 +85,15 @@ def test_the_flight_page_names_the_final_and_the_presets(client, event, director
     assert club == "club (11 s + 1:30)"
     assert f"clocks allowed: {club}" in page and f": {usbgf}</td>" in page
     assert "seed002</" not in page and ": usbgf<" not in page
-    assert f'<option value="seed002">{club}</option>' in page  # the form's choices
-    assert "Clock preset" in page and "Clock use" in page and ">Clocks<" not in page
+    assert ">Clocks<" not in page
+    # The round settings are one grid on a page of their own (issue 29), linked here.
+    grid_url = reverse(
+        "tournaments:flight-rounds", kwargs={"slug": event.slug, "flight_id": flight.pk}
+    )
+    assert grid_url in page
+    grid = client.get(grid_url).content.decode()
+    assert f'<option value="seed002">{club}</option>' in grid  # the grid's choices
+    assert "Clock preset" in grid and "Clock use" in grid
     # Which round is the final: in the round settings and in the rounds table.
     assert "Main draw: rounds 1 to 4 (3 = Semi-final, 4 = Final)" in page
     assert '<span class="round-name">Final</span>' in page

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, disputes, lateness, mats, money, night, views
+from . import bulk, desk, disputes, lateness, mats, money, night, views
 
 app_name = "tournaments-api"
 
@@ -157,4 +157,16 @@ urlpatterns = [
     ),
     # The director's night (issue 29: tournaments.api.night).
     path("events/<int:event_id>/night/", night.EventNightApi.as_view(), name="event-night"),
+    # Routine work in one request (issue 29, item 11: tournaments.api.bulk); every
+    # round's settings at once is the PUT of flights/<id>/rounds/.
+    path(
+        "flights/<int:flight_id>/entries/bulk/",
+        bulk.FlightEntriesBulkApi.as_view(),
+        name="flight-entries-bulk",
+    ),
+    path(
+        "side-pools/<int:pool_id>/entries/bulk/",
+        bulk.SidePoolEntriesBulkApi.as_view(),
+        name="side-pool-entries-bulk",
+    ),
 ]

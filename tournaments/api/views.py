@@ -49,6 +49,7 @@ from tournaments.services.results import (
     result_report,
 )
 
+from . import bulk
 from .serializers import (
     CorrectionInput,
     DirectorAddInput,
@@ -246,7 +247,8 @@ class FlightDetailApi(APIView):
 
 
 class FlightRoundsApi(APIView):
-    """Set a round's match length, clock and start time (e.g. 5, 5, 7, 9, final 11)."""
+    """Set a round's match length, clock and start time (e.g. 5, 5, 7, 9, final 11):
+    ``POST`` one round, ``PUT`` any number of rounds at once."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -255,6 +257,12 @@ class FlightRoundsApi(APIView):
         data = _valid(FlightRoundInput, request)
         row = flight_round_set(flight_id=flight_id, by=request.user, **data)
         return Response(FlightRoundOutput(row).data)
+
+    @extend_schema(request=bulk.RoundGridInput, responses={200: bulk.RoundGridOutput, **ERRORS})
+    def put(self, request: Request, flight_id: int) -> Response:
+        """Issue 29: every round's settings in one request, all or none (the refusal
+        names the row: ``row``, its index)."""
+        return bulk.rounds_put(request, flight_id)
 
 
 class FlightEntriesApi(APIView):

@@ -453,7 +453,7 @@ def _flight_page(
             ),
             "query": query,
             "found": found,
-            "round_form": RoundForm(parts=_parts(flight), rounds_help=plan_help),
+            "rounds_help": plan_help,  # partials/round_settings_link.html
             "rounds": rounds,
             "open_matches": [m for m in matches if m.status in OPEN],
             "done_matches": [m for m in matches if m.decided_at is not None],

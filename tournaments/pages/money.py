@@ -221,6 +221,7 @@ def _render_manage(
     for pool in context["side_pools"]:
         inside = {m.entry_id for m in pool["members"]}
         pool["others"] = [e for e in entries if e.pk not in inside]
+        pool["unpaid_members"] = [m for m in pool["members"] if m.paid_at is None]
     form = form or _money_form(flight)
     if flight.status == Flight.Status.FINISHED:
         for field in form.fields.values():
@@ -332,3 +333,25 @@ def flight_payouts(request: HttpRequest, slug: str, flight_id: int) -> HttpRespo
     context["is_director"] = is_director
     context["live_topics"] = live.flight_topic(flight.pk)  # the preview follows the results
     return render(request, "tournaments/flight_payouts.html", context)
+
+
+@director_required
+@require_POST
+def side_pool_enter_many(request: HttpRequest, event: Event, pool_id: int) -> HttpResponseRedirect:
+    """Issue 29: the ticked players (``entry``) into the side pool and the ticked
+    ``paid`` boxes marked paid, in one post (all or none)."""
+    pool = _pool_of(event, pool_id)
+
+    def ids(name: str) -> list[int]:
+        return [int(v) for v in request.POST.getlist(name) if v.strip().isdigit()]
+
+    return act(
+        request,
+        lambda: money.side_pool_enter_many(
+            pool_id=pool.pk, by=request.user, entry_ids=ids("entry"), paid_ids=ids("paid")
+        ),
+        to=_money_url(event, pool.flight_id),
+        success=lambda changed: (
+            _("The side pool was saved (%(count)d players).") % {"count": len(changed)}
+        ),
+    )

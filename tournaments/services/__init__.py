@@ -23,13 +23,18 @@ re-exports nothing, so that each import says what it depends on):
   confirmation, the capacity and the waitlist;
 * :mod:`~tournaments.services.money` - a flight's money settings (fee, house cut, split,
   the event's currency) and its side pools (issue 17);
+* :mod:`~tournaments.services.roundgrid` - every round's settings of a flight in one
+  all-or-none save (issue 29);
+* :mod:`~tournaments.services.bulkentries` - many players entered at once, each through
+  ``entries.entry_register`` (issue 29);
 * :mod:`~tournaments.services.common` - what they share: locks, version checks, who may
   do what, the pairing package's errors as application errors.
 
 The submodules import each other without cycles (an import-linter contract checks it):
 ``common`` <- ``advancing`` <- ``entries``, ``draw``, ``results`` <- ``online``,
-``lateness``, ``disputes``; ``events``, ``flights``, ``money`` and ``registration`` need ``common``
-only (``entries`` uses ``registration``); ``desk`` uses ``draw``.
+``lateness``, ``disputes``; ``events``, ``flights``, ``money`` and ``registration`` need
+``common`` only (``entries`` uses ``registration``); ``desk`` uses ``draw``; ``roundgrid``
+uses ``flights``, ``bulkentries`` uses ``entries``.
 
 House rules (docs/architecture.md), as they apply here:
 

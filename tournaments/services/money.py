@@ -224,3 +224,66 @@ def side_pool_paid_set(*, pool_id: int, by: Any, entry_id: int, paid: bool) -> S
             member.save(update_fields=["paid_at"])
             touch(flight)
         return member
+
+
+def side_pool_enter_many(
+    *, pool_id: int, by: Any, entry_ids: Sequence[int], paid_ids: Sequence[int] = ()
+) -> list[SidePoolEntry]:
+    """Many players of the pool's flight at once (issue 29): put the entries
+    ``entry_ids`` in the side pool, and mark the entrants ``paid_ids`` (new or in the pool
+    already) paid now. All or none: an entry not of the flight, or already in the pool,
+    refuses the whole post naming the player (``extra["entry"]``). Returns the pool's
+    entrants that changed."""
+    with transaction.atomic():
+        flight, pool = _lock_pool(pool_id)
+        require_director(by, flight.event)
+        _open(flight)
+        wanted = list(dict.fromkeys(entry_ids))
+        paid = set(paid_ids)
+        for pk in [*wanted, *paid]:
+            if isinstance(pk, bool) or not isinstance(pk, int):
+                raise ValidationFailed(
+                    "entry_not_found", money_message("entry_not_found"), extra={"entry": pk}
+                )
+        entries = Entry.objects.filter(flight=flight, pk__in=[*wanted, *paid]).select_related(
+            "player"
+        )
+        names = {e.pk: e.player.name for e in entries}
+        members = {m.entry_id: m for m in SidePoolEntry.objects.filter(pool=pool)}
+        if not wanted and not paid:
+            raise ValidationFailed("nothing_to_add", money_message("nothing_to_add"))
+        for pk in [*wanted, *paid]:
+            if pk not in names:
+                raise NotFound(
+                    "entry_not_found", money_message("entry_not_found"), extra={"entry": pk}
+                )
+        for pk in wanted:
+            if pk in members:
+                raise Conflict(
+                    "already_in_pool",
+                    f"{names[pk]}: {money_message('already_in_pool')}",
+                    extra={"entry": pk},
+                )
+        for pk in paid:
+            if pk not in members and pk not in wanted:
+                raise NotFound(
+                    "not_in_pool",
+                    f"{names[pk]}: {money_message('not_in_pool')}",
+                    extra={"entry": pk},
+                )
+        now = wallclock.now()
+        changed = [
+            SidePoolEntry.objects.create(
+                pool=pool, entry_id=pk, paid_at=now if pk in paid else None
+            )
+            for pk in wanted
+        ]
+        for pk in paid:
+            member = members.get(pk)
+            if member is not None and member.paid_at is None:
+                member.paid_at = now
+                member.save(update_fields=["paid_at"])
+                changed.append(member)
+        if changed:
+            touch(flight)
+        return changed
