@@ -10,7 +10,7 @@ left alone."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from typing import Any
 
@@ -20,7 +20,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -34,7 +33,7 @@ from games.models import Game, Player
 from games.play import selectors as game_selectors
 from games.play.live import match_topic
 from games.web import next_or
-from tournaments import bracketview, bridge, live, pairing, selectors
+from tournaments import bracketview, bridge, live, overlaps, pairing, selectors
 from tournaments.models import (
     FORMAT_PARTS,
     OPEN,
@@ -42,6 +41,7 @@ from tournaments.models import (
     Entry,
     Event,
     Flight,
+    FlightRound,
     Format,
     TournamentMatch,
 )
@@ -268,9 +268,7 @@ def _event_page(
 ) -> HttpResponse:
     """The event's page; ``flight_form``: a refused new flight, shown again as typed
     with the refusal next to its field."""
-    event_flights = event.flights.annotate(
-        entry_count=Count("entries", distinct=True, filter=Q(entries__status=Entry.Status.ACTIVE))
-    )
+    event_flights = selectors.with_player_counts(event.flights.all())
     unfinished = _unfinished(event)
     return render(
         request,
@@ -389,6 +387,7 @@ def _flight_page(
     shown on that match's line with the scores typed."""
     flight = _flight_of(event, flight_id)
     flight_entries = list(flight.entries.select_related("player").order_by("seed", "pk"))
+    _mark_overlaps(flight, flight_entries)
     query = request.GET.get("q", "").strip()
     found: list[Player] = []
     if query:
@@ -419,6 +418,7 @@ def _flight_page(
     }
     for m in matches:  # "M4-1 Final" in the match lists
         m.round_title = titles.get((m.part, m.round), "")  # type: ignore[attr-defined]
+    _mark_waiting(matches, settings)
     rounds = [
         {
             "part": part,
@@ -516,7 +516,9 @@ def entry_register(request: HttpRequest, event: Event, flight_id: int) -> HttpRe
             name=request.POST.get("name", "") if player_id is None else "",
         ),
         to=next_or(request, _flight_manage_url(event, flight.pk)),
-        success=lambda entry: _("%(name)s is entered.") % {"name": entry.player.name},
+        success=lambda entry: (
+            warn_overlaps(request, entry) or _("%(name)s is entered.") % {"name": entry.player.name}
+        ),
     )
 
 
@@ -629,6 +631,7 @@ def _match_page(
     )
     corrections = _correction_lines(row)
     settings = row.flight.rounds.filter(part=row.part, number=row.round).first()
+    _mark_waiting([row], {(row.part, row.round): settings} if settings else {})
     policy = settings.clock_policy if settings else row.flight.clock_policy
     reports = [
         (side, entry, report)
@@ -739,3 +742,32 @@ def match_set_table(request: HttpRequest, event: Event, match_id: int) -> HttpRe
         to=next_or(request, _match_manage_url(event, row.pk)),
         success=_("The table was saved."),
     )
+
+
+# ---------------------------------------------------------------------- play ahead (issue 29)
+def _mark_waiting(
+    matches: Sequence[TournamentMatch], settings: Mapping[tuple[str, int], FlightRound]
+) -> None:
+    """Mark (``waiting_round``) the open matches of a round not published: they take no
+    result yet (:func:`tournaments.services.common.require_published`; with
+    ``Flight.play_ahead`` off, until the round before is complete), so the director's
+    pages must not show them "ready" at a table."""
+    for m in matches:
+        r = settings.get((m.part, m.round))
+        m.waiting_round = m.status in OPEN and (r is None or r.published_at is None)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------- several flights (issue 29)
+def _mark_overlaps(flight: Flight, flight_entries: Sequence[Entry]) -> None:
+    """Each entry's ``also_in``: the event's other flights running at the same time
+    where its player holds a place too (:mod:`tournaments.overlaps`)."""
+    found = overlaps.flight_overlaps(flight)
+    for e in flight_entries:
+        e.also_in = found.get(e.pk, [])  # type: ignore[attr-defined]
+
+
+def warn_overlaps(request: HttpRequest, entry: Entry) -> None:
+    """A warning (not a refusal) when the player just entered also plays in another
+    flight at the same time (:func:`tournaments.overlaps.overlap_warnings`)."""
+    for text in overlaps.overlap_warnings(entry):
+        messages.warning(request, text)

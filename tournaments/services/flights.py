@@ -131,9 +131,11 @@ def flight_create(
     lateness: bool = False,
     lateness_grace: int = lateness_rule.DEFAULT_GRACE,
     lateness_per_point: int = lateness_rule.DEFAULT_PER_POINT,
+    play_ahead: bool = True,
 ) -> Flight:
     """A new flight of an event, open for registration (options: ``Flight``; the
-    lateness rule: docs/rules.md R15)."""
+    lateness rule: docs/rules.md R15; ``play_ahead``: ``Flight.play_ahead``, knockouts
+    only)."""
     with transaction.atomic():
         try:
             event = Event.objects.select_for_update().get(pk=event_id)
@@ -170,6 +172,7 @@ def flight_create(
             lateness=bool(lateness),
             lateness_grace=lateness_grace,
             lateness_per_point=lateness_per_point,
+            play_ahead=bool(play_ahead),
         )
         live.event_changed(event.pk)
         return flight
