@@ -178,6 +178,12 @@ director = [
         name="side-pool-create",
     ),
     path("<slug:slug>/manage/side-pools/<int:pool_id>/", money.side_pool_act, name="side-pool-act"),
+    # Issue 29: play ahead (a flight's setting).
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/play-ahead/",
+        director.flight_play_ahead,
+        name="flight-play-ahead",
+    ),
 ]
 
 # "new/" before "<slug:slug>/": an event cannot be called "new" by its address.

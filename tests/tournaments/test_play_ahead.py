@@ -269,3 +269,42 @@ def test_the_setting_on_the_form_and_in_the_api(client, event, director):
         format="json",
     )
     assert default.json()["play_ahead"] is True
+
+
+def test_switching_it_on_during_the_night_publishes_the_waiting_match(client, event, director):
+    flight, semi = _early_pair(event, director, play_ahead=False)
+    client.force_login(director)
+    client.cookies["django_language"] = "en"
+    manage = reverse(
+        "tournaments:flight-manage", kwargs={"slug": event.slug, "flight_id": flight.pk}
+    )
+    assert "flight-play-ahead-form" in client.get(manage).content.decode()
+    done = client.post(
+        reverse(
+            "tournaments:flight-play-ahead", kwargs={"slug": event.slug, "flight_id": flight.pk}
+        ),
+        {"play_ahead": "on"},
+        follow=True,
+    ).content.decode()
+    assert "Play ahead is on." in done
+    assert Flight.objects.get(pk=flight.pk).play_ahead
+    assert ("main", 2) in selectors.published_rounds(flight)
+    assert (
+        Notification.objects.filter(
+            kind="match_ready", subject__startswith=f"tmatch:{semi.pk}:"
+        ).count()
+        == 2
+    )
+    _win(director, _match(flight, semi.slot_key))
+    # Off again through the API: what was published stays so; a stranger may not.
+    url = f"/api/v1/flights/{flight.pk}/play-ahead/"
+    assert (
+        api_client(rated_players(1, with_login=True)[0].user)
+        .post(url, {"play_ahead": False}, format="json")
+        .status_code
+        == 403
+    )
+    answer = api_client(director).post(url, {"play_ahead": False}, format="json")
+    assert answer.status_code == 200 and answer.json()["play_ahead"] is False
+    assert ("main", 2) in selectors.published_rounds(flight)
+    assert api_client(director).post(url, {"play_ahead": "maybe"}, format="json").status_code == 400

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, lateness, mats, money, views
+from . import desk, lateness, mats, money, play_ahead, views
 
 app_name = "tournaments-api"
 
@@ -148,5 +148,11 @@ urlpatterns = [
         "side-pools/<int:pool_id>/entries/<int:entry_id>/",
         money.SidePoolEntryApi.as_view(),
         name="side-pool-entry",
+    ),
+    # Issue 29: play ahead (a flight's setting).
+    path(
+        "flights/<int:flight_id>/play-ahead/",
+        play_ahead.FlightPlayAheadApi.as_view(),
+        name="flight-play-ahead",
     ),
 ]

@@ -771,3 +771,19 @@ def warn_overlaps(request: HttpRequest, entry: Entry) -> None:
     flight at the same time (:func:`tournaments.overlaps.overlap_warnings`)."""
     for text in overlaps.overlap_warnings(entry):
         messages.warning(request, text)
+
+
+# ---------------------------------------------------------------------- play ahead (issue 29)
+@director_required
+@require_POST
+def flight_play_ahead(request: HttpRequest, event: Event, flight_id: int) -> HttpResponseRedirect:
+    """Switch the flight's play ahead on or off (``flights.flight_set_play_ahead``)."""
+    flight = _flight_of(event, flight_id)
+    return act(
+        request,
+        lambda: flights.flight_set_play_ahead(
+            flight_id=flight.pk, by=request.user, play_ahead=request.POST.get("play_ahead") == "on"
+        ),
+        to=_flight_manage_url(event, flight.pk),
+        success=lambda f: _("Play ahead is on.") if f.play_ahead else _("Play ahead is off."),
+    )
