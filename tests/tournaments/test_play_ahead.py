@@ -130,6 +130,17 @@ def test_with_play_ahead_off_it_waits_for_the_round(client, event, director):
     assert "waiting: its round is not published yet" in row
     assert "quick-result" not in row and '"Status">ready<' not in row
     assert f'"Table">{semi.table}<' not in row
+    # The event's list of unfinished matches says the same.
+    page = client.get(
+        reverse("tournaments:event-manage", kwargs={"slug": event.slug})
+    ).content.decode()
+    row = page[page.index(f'data-match="{semi.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert "waiting: its round is not published yet" in row
+    assert f'"Table">{semi.table}<' not in row
+    first = _match(flight, "M1-3")
+    row = page[page.index(f'data-match="{first.pk}"') :]
+    assert f'"Table">{first.table}<' in row[: row.index("</tr>")]
     # The round complete: published, the players told, playable.
     for slot in ("M1-3", "M1-4"):
         _win(director, _match(flight, slot))

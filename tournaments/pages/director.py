@@ -199,6 +199,7 @@ def _unfinished(event: Event) -> list[dict[str, Any]]:
     """The event's open matches, with the running clocks of those played online
     (three queries: the matches, the clocked games)."""
     rows = list(selectors.event_unfinished_matches(event_id=event.pk))
+    _mark_waiting_in_event(event, rows)
     online_ids = [m.online_match_id for m in rows if m.online_match_id]
     games: dict[int, Game] = {}
     if online_ids:
@@ -755,6 +756,17 @@ def _mark_waiting(
     for m in matches:
         r = settings.get((m.part, m.round))
         m.waiting_round = m.status in OPEN and (r is None or r.published_at is None)  # type: ignore[attr-defined]
+
+
+def _mark_waiting_in_event(event: Event, matches: Sequence[TournamentMatch]) -> None:
+    """:func:`_mark_waiting` for matches of several flights of ``event`` (one query)."""
+    shown = set(
+        FlightRound.objects.filter(flight__event=event, published_at__isnull=False).values_list(
+            "flight_id", "part", "number"
+        )
+    )
+    for m in matches:
+        m.waiting_round = (m.flight_id, m.part, m.round) not in shown  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------- several flights (issue 29)
