@@ -18,7 +18,7 @@ from tournaments.models import Entry, Flight
 from tournaments.services.draw import flight_draw
 from tournaments.services.entries import entry_register, entry_withdraw
 from tournaments.services.flights import flight_round_set
-from tournaments.services.registration import entry_self_register, flight_set_registration
+from tournaments.services.registration import flight_set_registration
 
 pytestmark = pytest.mark.django_db
 
@@ -129,7 +129,16 @@ def test_the_desk_confirmation_warns(client, event, director):
     flight_with(event, [p], name="Main")
     side = flight_with(event, [], name="Side")
     flight_set_registration(flight_id=side.pk, by=director, open=True)
-    entry = entry_self_register(flight_id=side.pk, by=p.user)
+    # The player registering on the flight's page is told as well.
+    client.force_login(p.user)
+    client.cookies["django_language"] = "en"
+    told = client.post(
+        reverse("tournaments:flight-register", kwargs={"slug": event.slug, "flight_id": side.pk}),
+        follow=True,
+    ).content.decode()
+    assert "You are registered" in told
+    assert f"{p.name} also plays in Main, at the same time." in told
+    entry = Entry.objects.get(flight=side, player=p)
     client.force_login(director)
     client.cookies["django_language"] = "en"
     done = client.post(

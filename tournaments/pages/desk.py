@@ -312,6 +312,7 @@ def flight_register(request: HttpRequest, slug: str, flight_id: int) -> HttpResp
     def done(entry: Entry) -> str:
         if entry.status == Entry.Status.WAITLISTED:
             return _("Every place is taken: you are on the waitlist.")
+        warn_overlaps(request, entry)  # issue 29: another flight at the same time
         return _("You are registered: a director confirms your place.")
 
     return act(
