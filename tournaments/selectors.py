@@ -18,6 +18,8 @@
   registrations, with the counts (two queries).
 * :func:`player_placings` - a player's flights with their places, for the player page:
   one query however many (the places are stored on the entries by the services).
+* :func:`with_player_counts`, :func:`flight_player_count` - how many players a flight
+  has, the same way on every page (issue 29).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Count, F, Q, QuerySet, When
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -511,4 +513,51 @@ def event_disputes(*, event_id: int) -> list[TournamentMatch]:
         )
         .select_related("flight", "entry_a__player", "entry_b__player")
         .order_by("flight_id", "round", "index")
+    )
+
+
+# ---------------------------------------------------------------------- counts (issue 29)
+#: The registrations not (yet) in a flight: to confirm, on the waitlist.
+WAITING = (Entry.Status.PENDING, Entry.Status.WAITLISTED)
+
+
+def with_player_counts(flights: QuerySet[Flight]) -> QuerySet[Flight]:
+    """The flights with their counts, in the same query: ``drawn_count`` the players in
+    the draw (a seed: those withdrawn after the draw still are, a late entry too; those
+    withdrawn before it are not), ``active_count`` the active entries, ``waiting_count``
+    the registrations to confirm or on the waitlist, and ``entry_count`` what a page
+    says a flight has: its drawn players once drawn, its active entries before."""
+    return flights.annotate(
+        drawn_count=Count("entries", distinct=True, filter=Q(entries__seed__isnull=False)),
+        active_count=Count("entries", distinct=True, filter=Q(entries__status=Entry.Status.ACTIVE)),
+        waiting_count=Count("entries", distinct=True, filter=Q(entries__status__in=WAITING)),
+    ).annotate(
+        entry_count=Case(
+            When(status=Flight.Status.REGISTRATION, then=F("active_count")),
+            default=F("drawn_count"),
+        )
+    )
+
+
+@dataclass(frozen=True)
+class PlayerCount:
+    """What a flight's page says of its size: ``players`` (drawn, once ``drawn``; the
+    active entries before the draw) and ``waiting`` (registrations to confirm or on the
+    waitlist, before the draw)."""
+
+    players: int
+    drawn: bool
+    waiting: int = 0
+
+
+def flight_player_count(flight: Flight, entries: Sequence[Entry]) -> PlayerCount:
+    """The count of :func:`with_player_counts` from a flight's loaded ``entries`` (all
+    of them, or its :data:`~tournaments.models.IN_FLIGHT` ones; ``waiting`` then needs
+    the registrations: one query before the draw, none after)."""
+    if flight.status != Flight.Status.REGISTRATION:
+        return PlayerCount(sum(1 for e in entries if e.seed is not None), drawn=True)
+    return PlayerCount(
+        sum(1 for e in entries if e.status == Entry.Status.ACTIVE),
+        drawn=False,
+        waiting=flight.entries.filter(status__in=WAITING).count(),
     )

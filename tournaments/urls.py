@@ -217,6 +217,12 @@ director = [
         money.side_pool_enter_many,
         name="side-pool-enter-many",
     ),
+    # Issue 29: play ahead (a flight's setting).
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/play-ahead/",
+        director.flight_play_ahead,
+        name="flight-play-ahead",
+    ),
 ]
 
 # "new/" before "<slug:slug>/": an event cannot be called "new" by its address.

@@ -264,6 +264,7 @@ POST_ONLY: set[str] = {
     "tournaments:match-table",
     "tournaments:match-lateness",
     "tournaments:flight-lateness",
+    "tournaments:flight-play-ahead",  # issue 29
     "tournaments:side-pool-create",
     "tournaments:side-pool-act",
     "tournaments:side-pool-enter-many",

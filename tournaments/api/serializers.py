@@ -43,6 +43,7 @@ class FlightSummaryOutput(serializers.ModelSerializer):
             "lateness_per_point",
             "self_registration",
             "capacity",
+            "play_ahead",
             "version",
         ]
 
@@ -79,6 +80,20 @@ class EntryOutput(serializers.ModelSerializer):
             "side_part": {"help_text": "consolation or last_chance, when placed there"},
             "side_place_label": {"help_text": "the place in side_part"},
         }
+
+
+class EntryRegisterOutput(EntryOutput):
+    """An entry just made, with the warnings about it (issue 29)."""
+
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="warnings, not refusals: e.g. the player also plays in another flight of "
+        "the event at the same time (tournaments.overlaps)",
+    )
+
+    class Meta(EntryOutput.Meta):
+        fields = [*EntryOutput.Meta.fields, "warnings"]
 
 
 #: The ``ranking`` of a round or a match: the former name of its ``part``.
@@ -283,6 +298,12 @@ class FlightCreateInput(serializers.Serializer):
     lateness = serializers.BooleanField(default=False, help_text="lateness penalties (R15)")
     lateness_grace = serializers.IntegerField(min_value=0, max_value=60, default=5)
     lateness_per_point = serializers.IntegerField(min_value=1, max_value=60, default=5)
+    play_ahead = serializers.BooleanField(
+        default=True,
+        help_text="knockouts: a next-round match is published and takes results as soon as "
+        "both its players are known (off: once the round before is complete); "
+        "not used by Swiss and round robin",
+    )
 
 
 # The part of an input: ``part`` (default ``""``), or ``ranking``, its former name,

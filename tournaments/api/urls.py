@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import bulk, desk, disputes, lateness, mats, money, night, views
+from . import bulk, desk, disputes, lateness, mats, money, night, play_ahead, views
 
 app_name = "tournaments-api"
 
@@ -168,5 +168,11 @@ urlpatterns = [
         "side-pools/<int:pool_id>/entries/bulk/",
         bulk.SidePoolEntriesBulkApi.as_view(),
         name="side-pool-entries-bulk",
+    ),
+    # Issue 29: play ahead (a flight's setting).
+    path(
+        "flights/<int:flight_id>/play-ahead/",
+        play_ahead.FlightPlayAheadApi.as_view(),
+        name="flight-play-ahead",
     ),
 ]

@@ -29,6 +29,7 @@ from games.api.common import ErrorOutput, error_responses, json_parsers, query_c
 from games.errors import NotFound
 from tournaments import selectors
 from tournaments.models import Entry, Event, Flight, TournamentMatch
+from tournaments.overlaps import overlap_warnings
 from tournaments.services.draw import flight_draw, round_publish
 from tournaments.services.entries import entry_register, entry_withdraw
 from tournaments.services.events import (
@@ -57,6 +58,7 @@ from .serializers import (
     DrawInput,
     EntryOutput,
     EntryRegisterInput,
+    EntryRegisterOutput,
     EventCreateInput,
     EventDetailOutput,
     EventOutput,
@@ -271,7 +273,7 @@ class FlightEntriesApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=EntryRegisterInput, responses={201: EntryOutput, **ERRORS})
+    @extend_schema(request=EntryRegisterInput, responses={201: EntryRegisterOutput, **ERRORS})
     def post(self, request: Request, flight_id: int) -> Response:
         data = _valid(EntryRegisterInput, request)
         entry = entry_register(
@@ -280,8 +282,9 @@ class FlightEntriesApi(APIView):
             player_id=data.get("player"),
             name=data.get("name", ""),
         )
-        entry = Entry.objects.select_related("player").get(pk=entry.pk)
-        return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
+        entry = Entry.objects.select_related("player", "flight").get(pk=entry.pk)
+        entry.warnings = overlap_warnings(entry)  # type: ignore[attr-defined]
+        return Response(EntryRegisterOutput(entry).data, status=status.HTTP_201_CREATED)
 
 
 class EntryWithdrawApi(APIView):

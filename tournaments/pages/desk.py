@@ -33,7 +33,7 @@ from games.web import next_or
 from tournaments import live, selectors
 from tournaments.models import HOLDS_PLACE, Entry, Event, Flight
 from tournaments.pages.common import act, explain_refusal, optional_int
-from tournaments.pages.director import director_required
+from tournaments.pages.director import director_required, warn_overlaps
 from tournaments.services import desk, entries, registration
 from tournaments.throttles import check_in_allowed
 
@@ -110,7 +110,10 @@ def desk_confirm(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
         request,
         lambda: registration.entry_confirm(entry_id=entry.pk, by=request.user),
         to=next_or(request, _desk_url(event)),
-        success=_("%(name)s is in the flight.") % {"name": entry.player.name},
+        success=lambda done: (
+            warn_overlaps(request, done)
+            or _("%(name)s is in the flight.") % {"name": entry.player.name}
+        ),
     )
 
 
@@ -311,6 +314,7 @@ def flight_register(request: HttpRequest, slug: str, flight_id: int) -> HttpResp
     def done(entry: Entry) -> str:
         if entry.status == Entry.Status.WAITLISTED:
             return _("Every place is taken: you are on the waitlist.")
+        warn_overlaps(request, entry)  # issue 29: another flight at the same time
         return _("You are registered: a director confirms your place.")
 
     return act(

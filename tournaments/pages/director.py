@@ -10,7 +10,7 @@ left alone."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from typing import Any
 
@@ -20,7 +20,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -34,7 +33,7 @@ from games.models import Game, Player
 from games.play import selectors as game_selectors
 from games.play.live import match_topic
 from games.web import next_or
-from tournaments import bracketview, bridge, live, pairing, selectors
+from tournaments import bracketview, bridge, live, overlaps, pairing, selectors
 from tournaments.models import (
     FORMAT_PARTS,
     OPEN,
@@ -42,6 +41,7 @@ from tournaments.models import (
     Entry,
     Event,
     Flight,
+    FlightRound,
     Format,
     ResultCorrection,
     TournamentMatch,
@@ -201,6 +201,7 @@ def _unfinished(event: Event) -> list[dict[str, Any]]:
     """The event's open matches, with the running clocks of those played online
     (three queries: the matches, the clocked games)."""
     rows = list(selectors.event_unfinished_matches(event_id=event.pk))
+    _mark_waiting_in_event(event, rows)
     online_ids = [m.online_match_id for m in rows if m.online_match_id]
     games: dict[int, Game] = {}
     if online_ids:
@@ -270,9 +271,7 @@ def _event_page(
 ) -> HttpResponse:
     """The event's page; ``flight_form``: a refused new flight, shown again as typed
     with the refusal next to its field."""
-    event_flights = event.flights.annotate(
-        entry_count=Count("entries", distinct=True, filter=Q(entries__status=Entry.Status.ACTIVE))
-    )
+    event_flights = selectors.with_player_counts(event.flights.all())
     unfinished = _unfinished(event)
     return render(
         request,
@@ -391,6 +390,7 @@ def _flight_page(
     shown on that match's line with the scores typed."""
     flight = _flight_of(event, flight_id)
     flight_entries = list(flight.entries.select_related("player").order_by("seed", "pk"))
+    _mark_overlaps(flight, flight_entries)
     query = request.GET.get("q", "").strip()
     found: list[Player] = []
     if query:
@@ -421,6 +421,7 @@ def _flight_page(
     }
     for m in matches:  # "M4-1 Final" in the match lists
         m.round_title = titles.get((m.part, m.round), "")  # type: ignore[attr-defined]
+    _mark_waiting(matches, settings)
     rounds = [
         {
             "part": part,
@@ -518,7 +519,9 @@ def entry_register(request: HttpRequest, event: Event, flight_id: int) -> HttpRe
             name=request.POST.get("name", "") if player_id is None else "",
         ),
         to=next_or(request, _flight_manage_url(event, flight.pk)),
-        success=lambda entry: _("%(name)s is entered.") % {"name": entry.player.name},
+        success=lambda entry: (
+            warn_overlaps(request, entry) or _("%(name)s is entered.") % {"name": entry.player.name}
+        ),
     )
 
 
@@ -633,6 +636,7 @@ def _match_page(
     )
     corrections = _correction_lines(row)
     settings = row.flight.rounds.filter(part=row.part, number=row.round).first()
+    _mark_waiting([row], {(row.part, row.round): settings} if settings else {})
     policy = settings.clock_policy if settings else row.flight.clock_policy
     reports = [
         (side, entry, report)
@@ -742,4 +746,60 @@ def match_set_table(request: HttpRequest, event: Event, match_id: int) -> HttpRe
         lambda: results.match_set_table(match_id=row.pk, by=request.user, table=table),
         to=next_or(request, _match_manage_url(event, row.pk)),
         success=_("The table was saved."),
+    )
+
+
+# ---------------------------------------------------------------------- play ahead (issue 29)
+def _mark_waiting(
+    matches: Sequence[TournamentMatch], settings: Mapping[tuple[str, int], FlightRound]
+) -> None:
+    """Mark (``waiting_round``) the open matches of a round not published: they take no
+    result yet (:func:`tournaments.services.common.require_published`; with
+    ``Flight.play_ahead`` off, until the round before is complete), so the director's
+    pages must not show them "ready" at a table."""
+    for m in matches:
+        r = settings.get((m.part, m.round))
+        m.waiting_round = m.status in OPEN and (r is None or r.published_at is None)  # type: ignore[attr-defined]
+
+
+def _mark_waiting_in_event(event: Event, matches: Sequence[TournamentMatch]) -> None:
+    """:func:`_mark_waiting` for matches of several flights of ``event`` (one query)."""
+    shown = set(
+        FlightRound.objects.filter(flight__event=event, published_at__isnull=False).values_list(
+            "flight_id", "part", "number"
+        )
+    )
+    for m in matches:
+        m.waiting_round = (m.flight_id, m.part, m.round) not in shown  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------- several flights (issue 29)
+def _mark_overlaps(flight: Flight, flight_entries: Sequence[Entry]) -> None:
+    """Each entry's ``also_in``: the event's other flights running at the same time
+    where its player holds a place too (:mod:`tournaments.overlaps`)."""
+    found = overlaps.flight_overlaps(flight)
+    for e in flight_entries:
+        e.also_in = found.get(e.pk, [])  # type: ignore[attr-defined]
+
+
+def warn_overlaps(request: HttpRequest, entry: Entry) -> None:
+    """A warning (not a refusal) when the player just entered also plays in another
+    flight at the same time (:func:`tournaments.overlaps.overlap_warnings`)."""
+    for text in overlaps.overlap_warnings(entry):
+        messages.warning(request, text)
+
+
+# ---------------------------------------------------------------------- play ahead (issue 29)
+@director_required
+@require_POST
+def flight_play_ahead(request: HttpRequest, event: Event, flight_id: int) -> HttpResponseRedirect:
+    """Switch the flight's play ahead on or off (``flights.flight_set_play_ahead``)."""
+    flight = _flight_of(event, flight_id)
+    return act(
+        request,
+        lambda: flights.flight_set_play_ahead(
+            flight_id=flight.pk, by=request.user, play_ahead=request.POST.get("play_ahead") == "on"
+        ),
+        to=_flight_manage_url(event, flight.pk),
+        success=lambda f: _("Play ahead is on.") if f.play_ahead else _("Play ahead is off."),
     )

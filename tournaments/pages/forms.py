@@ -117,6 +117,16 @@ class FlightForm(forms.Form):
         required=False,
         help_text=gettext_lazy("Swiss: the number of rounds (required)."),
     )
+    play_ahead = forms.BooleanField(
+        label=gettext_lazy("Play ahead"),
+        required=False,
+        initial=True,
+        help_text=gettext_lazy(
+            "Knockouts: a next-round match is published and played as soon as both its "
+            "players are known. Off: when the whole round before is complete. A Swiss "
+            "round is always paired after the whole round before."
+        ),
+    )
 
     lateness = forms.BooleanField(
         label=gettext_lazy("Lateness penalties"),
@@ -160,6 +170,7 @@ class FlightForm(forms.Form):
             "lateness": data["lateness"],
             "lateness_grace": 5 if data.get("lateness_grace") is None else data["lateness_grace"],
             "lateness_per_point": data.get("lateness_per_point") or 5,
+            "play_ahead": data.get("play_ahead", True),
         }
 
 

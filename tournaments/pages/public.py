@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from games.models import Player
 from tournaments import bracketview, bridge, live, pairing, selectors
 from tournaments.analysis import flight_pr_table
-from tournaments.models import OPEN, Entry, Event, Flight, TournamentMatch
+from tournaments.models import OPEN, Event, Flight, TournamentMatch
 from tournaments.pages import desk
 from tournaments.pages.common import CUBES, game_lines, part_title, round_title, status_text
 from tournaments.pages.mats import may_upload
@@ -53,9 +53,7 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     if not selectors.event_visible(event, request.user):
         raise Http404
-    flights = event.flights.annotate(
-        entry_count=Count("entries", distinct=True, filter=Q(entries__status=Entry.Status.ACTIVE)),
-    ).order_by("id")
+    flights = selectors.with_player_counts(event.flights.all()).order_by("id")
     return render(
         request,
         "tournaments/event_detail.html",
@@ -276,6 +274,7 @@ def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse
             "pr": flight_pr_table(matches=page.matches, viewer=request.user, director=is_director),
             "cubes": CUBES,
             "entries": page.entries,
+            "player_count": selectors.flight_player_count(flight, page.entries),
             # Self-registration (issue 17): the viewer's own and the waitlist.
             **desk.registration_context(flight, request.user),
         }

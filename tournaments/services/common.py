@@ -14,7 +14,7 @@ from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Player
 from tournaments import live, pairing
 from tournaments.messages import pairing_message
-from tournaments.models import DONE, Event, Flight, FlightRound, Format, TournamentMatch
+from tournaments.models import DONE, OPEN, Event, Flight, FlightRound, Format, TournamentMatch
 
 
 def pairing_error(exc: pairing.PairingError) -> ValidationFailed:
@@ -129,10 +129,17 @@ def publish_due(
     round of a part is published when every match of the round before has a result (or
     a bye); a part's first round (a consolation, a losers' bracket, a grand final) when
     every one of its matches has its players known or is decided. Swiss rounds are
-    paired and published by the director (``round_publish``)."""
+    paired and published by the director (``round_publish``).
+
+    Play ahead (``Flight.play_ahead``, issue 29; knockouts only: a Swiss round is paired
+    from the standings of the whole round before, a round robin's rounds are published
+    as they are today): a round is published as soon as one of its matches has both
+    players known, so the players who finished early play on; its other matches show
+    "waiting for players" until theirs are known (they take no result before)."""
     rounds = {(r.part, r.number): r for r in flight.rounds.all()}
     shown = {key for key, r in rounds.items() if r.published_at is not None}
     opened: set[tuple[str, int]] = set()
+    ahead = flight.play_ahead and flight.is_bracket
     if flight.format == Format.SWISS or not shown:
         return shown, opened
     by_round: dict[tuple[str, int], list[TournamentMatch]] = {}
@@ -149,6 +156,8 @@ def publish_due(
             due = before in shown and all(m.status in DONE for m in by_round[before])
         else:
             due = all(m.status != TournamentMatch.Status.PENDING for m in by_round[(part, number)])
+        if not due and ahead:
+            due = any(m.status in OPEN for m in by_round[(part, number)])
         if due:
             publish_round(flight, part, number, rounds)
             shown.add((part, number))

@@ -31,6 +31,7 @@ from tournaments.models import (
     TournamentMatch,
 )
 from tournaments.pairing import lateness as lateness_rule
+from tournaments.services.advancing import advance
 from tournaments.services.common import lock_flight, pairing_error, require_director, touch
 
 MAX_MATCH_LENGTH = game_services.MAX_MATCH_LENGTH
@@ -131,9 +132,11 @@ def flight_create(
     lateness: bool = False,
     lateness_grace: int = lateness_rule.DEFAULT_GRACE,
     lateness_per_point: int = lateness_rule.DEFAULT_PER_POINT,
+    play_ahead: bool = True,
 ) -> Flight:
     """A new flight of an event, open for registration (options: ``Flight``; the
-    lateness rule: docs/rules.md R15)."""
+    lateness rule: docs/rules.md R15; ``play_ahead``: ``Flight.play_ahead``, knockouts
+    only)."""
     with transaction.atomic():
         try:
             event = Event.objects.select_for_update().get(pk=event_id)
@@ -170,6 +173,7 @@ def flight_create(
             lateness=bool(lateness),
             lateness_grace=lateness_grace,
             lateness_per_point=lateness_per_point,
+            play_ahead=bool(play_ahead),
         )
         live.event_changed(event.pk)
         return flight
@@ -288,3 +292,25 @@ def flight_round_set(
             )
         touch(flight)
         return row
+
+
+def flight_set_play_ahead(*, flight_id: int, by: Any, play_ahead: bool) -> Flight:
+    """Switch play ahead (``Flight.play_ahead``, issue 29) on or off, at any time. On in
+    a drawn knockout: the rounds with a match whose players are known are published at
+    once, their players told (:func:`tournaments.services.advancing.advance`). Off: the
+    rounds published stay so (what the players saw does not disappear); the next ones
+    wait for their round before. Swiss and round robin keep the setting unused."""
+    with transaction.atomic():
+        flight = lock_flight(flight_id)
+        require_director(by, flight.event)
+        if not isinstance(play_ahead, bool):
+            raise ValidationFailed("invalid_play_ahead", _("Play ahead is on or off."))
+        if play_ahead == flight.play_ahead:
+            return flight
+        flight.play_ahead = play_ahead
+        if play_ahead and flight.status == Flight.Status.DRAWN and flight.is_bracket:
+            flight.save(update_fields=["play_ahead"])
+            advance(flight)
+        else:
+            touch(flight, "play_ahead")
+        return flight
