@@ -260,6 +260,7 @@ FLIGHT_FIELDS = {
     "clock_preset_required": "clock_preset",
     "invalid_clock_policy": "clock_policy",
     "invalid_rounds": "rounds",
+    "invalid_tiebreaks": "tiebreak_1",
 }
 
 

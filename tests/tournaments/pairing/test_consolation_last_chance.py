@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.pairing.test_brackets import check_finished_bracket, play_out
+from tests.tournaments.pairing.test_brackets import check_finished_bracket
 from tournaments.pairing import (
     BYE,
     Bracket,
