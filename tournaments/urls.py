@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, lateness, mats, money, paper, player, public
+from .pages import desk, director, lateness, mats, money, paper, player, public, tiebreaks
 
 app_name = "tournaments"
 
@@ -166,6 +166,12 @@ director = [
         "<slug:slug>/manage/flights/<int:flight_id>/lateness/",
         lateness.flight_lateness,
         name="flight-lateness",
+    ),
+    # Issue 29: a Swiss or round robin flight's tie-break order.
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/tiebreaks/",
+        tiebreaks.flight_tiebreaks,
+        name="flight-tiebreaks",
     ),
     path(
         "<slug:slug>/manage/flights/<int:flight_id>/money/",

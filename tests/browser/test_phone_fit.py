@@ -145,6 +145,7 @@ PAGES: list[Page] = [
     Page("tournaments:match-mat", (DIRECTOR,), _tmatch("ready"), label=".mat upload"),
     Page("tournaments:desk", (DIRECTOR,), _event),
     Page("tournaments:flight-money", (DIRECTOR,), _flight("knockout")),
+    Page("tournaments:flight-tiebreaks", (DIRECTOR,), _flight("robin")),
     # chouette: a player of the six at the table
     Page("chouette:session-list", (ANONYMOUS, CHOUETTE)),
     Page("chouette:session-create", (CHOUETTE,)),

@@ -10,11 +10,13 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.factories import api_client
+from games.errors import PermissionDenied, ValidationFailed
+from tests.factories import UserFactory, api_client
 from tests.tournaments.factories import flight_with, rated_players
 from tournaments import bridge, pairing, selectors
 from tournaments.models import OPEN, Flight, TournamentMatch
 from tournaments.services.draw import flight_draw
+from tournaments.services.flights import flight_set_tiebreaks
 from tournaments.services.results import result_enter
 
 pytestmark = pytest.mark.django_db
@@ -229,3 +231,61 @@ def test_the_tie_break_order_through_the_api(event, director):
     )
     assert refused.status_code == 400
     assert refused.json()["code"] == "invalid_tiebreaks"
+
+
+def test_the_tie_break_order_on_its_own_page(en, event, director):
+    """A drawn round robin's order changed from the director's page of the flight; a
+    repeat keeps what was chosen; once finished it no longer changes."""
+    flight = _drawn(event, director)
+    en.force_login(director)
+    manage = en.get(
+        reverse("tournaments:flight-manage", kwargs={"slug": event.slug, "flight_id": flight.pk})
+    )
+    html = manage.content.decode()
+    url = reverse(
+        "tournaments:flight-tiebreaks", kwargs={"slug": event.slug, "flight_id": flight.pk}
+    )
+    assert url in html
+    assert "Tie-breaks, in order: Wins, Head-to-head, Point difference" in html
+    page = en.get(url)
+    assert page.status_code == 200 and 'name="tiebreak_3"' in page.content.decode()
+    refused = en.post(url, {"tiebreak_1": "buchholz", "tiebreak_2": "buchholz"})
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "This tie-break is chosen already." in html
+    assert len(re.findall(r'<option value="buchholz" selected>', html)) == 2
+    flight.refresh_from_db()
+    assert "tiebreaks" not in flight.options
+    saved = en.post(url, {"tiebreak_1": "point_difference", "tiebreak_2": "buchholz"})
+    assert saved.status_code == 302
+    flight.refresh_from_db()
+    assert flight.options["tiebreaks"] == ["wins", "point_difference", "buchholz"]
+    page = en.get(url).content.decode()
+    assert re.search(
+        r'name="tiebreak_1"[^>]*>.*?<option value="point_difference" selected>', page, re.S
+    )
+    # Back to the default: nothing chosen.
+    en.post(url, {})
+    flight.refresh_from_db()
+    assert "tiebreaks" not in flight.options
+    _play_all(flight, director)
+    late = en.post(url, {"tiebreak_1": "buchholz"})
+    assert late.status_code == 400
+    assert "no longer change" in late.content.decode()
+    flight.refresh_from_db()
+    assert "tiebreaks" not in flight.options
+
+
+def test_the_tie_break_service_refuses_knockouts_and_other_users(event, director):
+    knockout = flight_with(event, [], format="single_elimination", name="KO")
+    with pytest.raises(ValidationFailed):
+        flight_set_tiebreaks(flight_id=knockout.pk, by=director, tiebreaks=["wins", "buchholz"])
+    robin = flight_with(event, [], format="round_robin", name="RR")
+    with pytest.raises(PermissionDenied):
+        flight_set_tiebreaks(flight_id=robin.pk, by=UserFactory(), tiebreaks=["wins"])
+    with pytest.raises(ValidationFailed) as bad:
+        flight_set_tiebreaks(flight_id=robin.pk, by=director, tiebreaks=["wins", "sonneborn"])
+    assert bad.value.code == "invalid_tiebreaks"
+    flight_set_tiebreaks(flight_id=robin.pk, by=director, tiebreaks=["wins", "head_to_head"])
+    robin.refresh_from_db()
+    assert robin.options == {"tiebreaks": ["wins", "head_to_head"]}

@@ -136,6 +136,9 @@ class FlightForm(forms.Form):
         ],
         coerce=int,
         initial=1,
+        # Not required: a form posted before this format existed has no such field.
+        required=False,
+        empty_value=None,
         help_text=gettext_lazy("Main, consolation and last chance."),
     )
     last_entry_round = forms.IntegerField(
@@ -262,3 +265,22 @@ class RoundForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["part"].choices = [(p, part_title(p)) for p in parts]
         self.fields["number"].help_text = rounds_help  # which round is the final
+
+
+class TiebreakForm(forms.Form):
+    """A Swiss or round robin flight's tie-break order on its own page (issue 29)."""
+
+    tiebreak_1 = FlightForm.base_fields["tiebreak_1"]
+    tiebreak_2 = FlightForm.base_fields["tiebreak_2"]
+    tiebreak_3 = FlightForm.base_fields["tiebreak_3"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["tiebreaks"] = tiebreak_order(self, data)
+        return data
+
+    @classmethod
+    def of_flight(cls, options: dict[str, Any]) -> TiebreakForm:
+        """Unbound, showing the flight's own order (after the wins), if it has one."""
+        order = [t for t in options.get("tiebreaks", ()) if t != "wins"]
+        return cls(initial=dict(zip(TIEBREAK_FIELDS, order, strict=False)))
