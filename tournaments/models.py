@@ -328,7 +328,8 @@ class Entry(models.Model):
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     place_label = models.CharField(_("place (as shown)"), max_length=10, blank=True)
     #: The final place in the other part the entrant played (``consolation`` or
-    #: ``last_chance``), the same way; empty when none.
+    #: ``last_chance``; main + consolation + last chance: the later of the two they
+    #: played, :func:`tournaments.pairing.entrant_places`), the same way; empty when none.
     side_part = models.CharField(_("other part"), max_length=20, blank=True)
     side_place_label = models.CharField(_("place in the other part"), max_length=10, blank=True)
     #: The night's desk (issue 17): when the player was ticked in at the venue (by a
