@@ -142,6 +142,25 @@ def test_the_pages_and_the_pdf_show_three_parts(en, event, director, tmp_path):
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
     pages = pdf_pages(pdf_text(pdf.content, tmp_path))
     assert [p for p in pages if "Last chance" in p], pages
+    # The last chance's round 1 on paper: its pairings and score sheets.
+    sheets = en.get(
+        reverse(
+            "tournaments:flight-round-pdf",
+            kwargs={"slug": event.slug, "flight_id": flight.pk, "number": 1},
+        ),
+        {"part": "last_chance"},
+    )
+    assert sheets.status_code == 200 and sheets["Content-Type"] == "application/pdf"
+    # The finishing order (every part) on paper, and the wall.
+    order = en.get(
+        reverse(
+            "tournaments:flight-standings-pdf", kwargs={"slug": event.slug, "flight_id": flight.pk}
+        )
+    )
+    text = pdf_text(order.content, tmp_path)
+    assert "Last chance" in text and "Consolation" in text
+    wall = en.get(url, {"wall": "1"})
+    assert wall.status_code == 200 and 'data-part="last_chance"' in wall.content.decode()
     en.force_login(director)
     manage = en.get(
         reverse("tournaments:flight-manage", kwargs={"slug": event.slug, "flight_id": flight.pk})
