@@ -123,16 +123,26 @@ def match_results(matches: Iterable[TournamentMatch]) -> list[pairing.MatchResul
     return out
 
 
+def tiebreak_order(flight: Flight) -> list[str]:
+    """The flight's tie-break order: its ``tiebreaks`` option, else its format's default
+    (round robin: head-to-head then point difference, as Buchholz cannot separate players
+    who all met the same opponents, :data:`tournaments.pairing.ROUND_ROBIN_ORDER`)."""
+    default = (
+        pairing.ROUND_ROBIN_ORDER if flight.format == Format.ROUND_ROBIN else pairing.DEFAULT_ORDER
+    )
+    return list(flight.options.get("tiebreaks") or default)
+
+
 def standings(
     flight: Flight, entries: Iterable[Entry], matches: Sequence[TournamentMatch]
 ) -> list[pairing.Standing]:
     """The Swiss / round robin standings of the drawn (seeded) entries, in the flight's
-    tie-break order (its ``tiebreaks`` option, else the default)."""
+    tie-break order (:func:`tiebreak_order`)."""
     seeded = sorted((e for e in entries if e.seed is not None), key=lambda e: e.seed or 0)
     return pairing.standings(
         [e.pk for e in seeded],
         match_results(matches),
-        order=flight.options.get("tiebreaks", pairing.DEFAULT_ORDER),
+        order=tiebreak_order(flight),
     )
 
 

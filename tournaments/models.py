@@ -171,10 +171,13 @@ class Flight(models.Model):
 
     ``options`` (JSON, validated by ``flight_create``):
 
-    * bracket builders: ``entry_rounds`` (consolation, last chance: 1 or 2),
+    * bracket builders: ``entry_rounds`` (consolation, last chance, and main +
+      consolation + last chance: 1 or 2), ``last_chance_rounds`` (main + consolation +
+      last chance: how many consolation rounds' losers play the last chance, 1 or 2),
       ``last_entry_round`` (progressive consolation), ``bracket_reset`` (double);
     * Swiss: ``rounds`` (required), and Swiss / round robin ``tiebreaks`` (an order of
-      :data:`tournaments.pairing.TIEBREAKS`);
+      :data:`tournaments.pairing.TIEBREAKS`, the wins first; none: the format's default,
+      :func:`tournaments.bridge.tiebreak_order`);
     * ``season_points``: ``{"per_win": {part: points}, "per_place": {ranking: [points
       for place 1, 2, ...]}}``; a part missing from ``per_win`` uses its ``"*"`` entry
       (default 0). Default table: 12 per win in the main, 8 in the consolation, 2 in the
@@ -325,7 +328,8 @@ class Entry(models.Model):
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     place_label = models.CharField(_("place (as shown)"), max_length=10, blank=True)
     #: The final place in the other part the entrant played (``consolation`` or
-    #: ``last_chance``), the same way; empty when none.
+    #: ``last_chance``; main + consolation + last chance: the later of the two they
+    #: played, :func:`tournaments.pairing.entrant_places`), the same way; empty when none.
     side_part = models.CharField(_("other part"), max_length=20, blank=True)
     side_place_label = models.CharField(_("place in the other part"), max_length=10, blank=True)
     #: The night's desk (issue 17): when the player was ticked in at the venue (by a

@@ -17,6 +17,7 @@ from .pages import (
     player,
     public,
     roundgrid,
+    tiebreaks,
 )
 
 app_name = "tournaments"
@@ -179,6 +180,12 @@ director = [
         "<slug:slug>/manage/flights/<int:flight_id>/lateness/",
         lateness.flight_lateness,
         name="flight-lateness",
+    ),
+    # Issue 29: a Swiss or round robin flight's tie-break order.
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/tiebreaks/",
+        tiebreaks.flight_tiebreaks,
+        name="flight-tiebreaks",
     ),
     path(
         "<slug:slug>/manage/flights/<int:flight_id>/money/",

@@ -150,6 +150,7 @@ PAGES: list[Page] = [
     Page("tournaments:flight-rounds", (DIRECTOR,), _flight("knockout"), label="round grid"),
     Page("tournaments:flight-rounds", (DIRECTOR,), _flight("swiss"), label="Swiss round grid"),
     Page("tournaments:entries-add", (DIRECTOR,), _flight("open"), label="add players"),
+    Page("tournaments:flight-tiebreaks", (DIRECTOR,), _flight("robin")),
     # chouette: a player of the six at the table
     Page("chouette:session-list", (ANONYMOUS, CHOUETTE)),
     Page("chouette:session-create", (CHOUETTE,)),

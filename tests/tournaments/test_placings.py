@@ -51,7 +51,7 @@ def _expected(flight) -> dict[int, tuple]:
                 current = out[entry.pk]
                 if ranking == main:
                     out[entry.pk] = (place.rank, place.label, *current[2:])
-                elif not current[2]:
+                else:  # the later side part counts (main + consolation + last chance)
                     out[entry.pk] = (*current[:2], ranking, place.label)
     return out
 
@@ -145,6 +145,7 @@ def test_consolation_places_in_both_parts(event, director):
         ("consolation", 11, {"entry_rounds": 2}),
         ("progressive_consolation", 9, {}),
         ("last_chance", 10, {"entry_rounds": 1}),
+        ("consolation_last_chance", 16, {"entry_rounds": 1, "last_chance_rounds": 2}),
         ("double_elimination", 7, {"bracket_reset": True}),
         ("swiss", 7, {"rounds": 3}),
         ("round_robin", 5, {}),

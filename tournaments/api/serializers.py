@@ -282,7 +282,19 @@ CLOCK_USE_HELP = (
 class FlightCreateInput(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     format = serializers.ChoiceField(choices=Format.choices)
-    options = serializers.DictField(required=False, default=dict)
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text=(
+            "the format's options: entry_rounds (consolation, last chance, "
+            "consolation_last_chance: 1 or 2), last_chance_rounds (consolation_last_chance: "
+            "how many consolation rounds' losers play the last chance, 1 or 2), "
+            "last_entry_round (progressive consolation), bracket_reset (double), rounds "
+            "(Swiss), tiebreaks (Swiss, round robin: an order of wins, buchholz, "
+            "point_difference, head_to_head; default Swiss: all four in that order, round "
+            "robin: wins, head_to_head, point_difference), season_points"
+        ),
+    )
     seeding = serializers.ChoiceField(
         choices=Flight.SeedingMethod.choices, default=Flight.SeedingMethod.RATING
     )

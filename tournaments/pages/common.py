@@ -10,6 +10,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.errors import ApplicationError, ValidationFailed
 from games.web import act_and_redirect
@@ -18,6 +19,15 @@ from tournaments.models import OPEN, Event, TournamentMatch
 
 #: Cube values offered on the game-by-game form.
 CUBES = (1, 2, 4, 8, 16, 32, 64)
+
+
+#: The tie-breaks' names (:data:`tournaments.pairing.TIEBREAKS`), for headings and forms.
+TIEBREAK_LABELS = {
+    "wins": gettext_lazy("Wins"),
+    "buchholz": gettext_lazy("Buchholz"),
+    "point_difference": gettext_lazy("Point difference"),
+    "head_to_head": gettext_lazy("Head-to-head"),
+}
 
 
 def part_title(part: str) -> str:

@@ -48,6 +48,7 @@ from tournaments.models import (
 )
 from tournaments.pages.common import (
     CUBES,
+    TIEBREAK_LABELS,
     act,
     dispute_sentence,
     explain_refusal,
@@ -263,6 +264,7 @@ FLIGHT_FIELDS = {
     "clock_preset_required": "clock_preset",
     "invalid_clock_policy": "clock_policy",
     "invalid_rounds": "rounds",
+    "invalid_tiebreaks": "tiebreak_1",
 }
 
 
@@ -460,6 +462,8 @@ def _flight_page(
             "done_matches": [m for m in matches if m.decided_at is not None],
             "swiss_next": swiss_next,
             "is_swiss": flight.format == Format.SWISS,
+            # Issue 29: the tie-break order (Swiss, round robin), changed on its own page.
+            "tiebreak_order": [TIEBREAK_LABELS.get(t, t) for t in bridge.tiebreak_order(flight)],
             "live_topics": _live_topics(event),
             # Where the quick scores send the director back to (not the refused post's
             # address when the page is shown again after one).

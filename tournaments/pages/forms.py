@@ -10,7 +10,8 @@ from django.utils.translation import gettext_lazy
 
 from games.play.presets import preset_choices
 from tournaments.models import BRACKET_FORMATS, BUILDER_OPTIONS, ClockPolicy, Flight, Format
-from tournaments.pages.common import part_title
+from tournaments.pages.common import TIEBREAK_LABELS, part_title
+from tournaments.pairing import TIEBREAKS
 
 RATED_HELP = gettext_lazy(
     "The results count for the players' ratings. It can be changed until the first result "
@@ -75,6 +76,33 @@ def clock_choices(*, keep: bool = False) -> list[tuple[str, Any]]:
     return choices
 
 
+TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3")
+
+
+def tiebreak_choices() -> list[tuple[str, Any]]:
+    """The tie-breaks a director orders (the match wins always come first)."""
+    return [("", gettext_lazy("(default)"))] + [
+        (name, TIEBREAK_LABELS[name]) for name in TIEBREAKS if name != "wins"
+    ]
+
+
+def tiebreak_order(form: forms.Form, data: dict[str, Any]) -> list[str]:
+    """The order chosen in the tie-break selects, after the wins (``[]``: the format's
+    default). A gap or a repeat is an error on its field; the form keeps what was
+    chosen."""
+    chosen = [data.get(name) or "" for name in TIEBREAK_FIELDS]
+    order: list[str] = []
+    for name, value in zip(TIEBREAK_FIELDS, chosen, strict=True):
+        if not value:
+            continue
+        if len(order) < TIEBREAK_FIELDS.index(name):
+            form.add_error(name, gettext_lazy("Choose the tie-breaks above this one first."))
+        elif value in order:
+            form.add_error(name, gettext_lazy("This tie-break is chosen already."))
+        order.append(value)
+    return ["wins", *order] if order else []
+
+
 class FlightForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
     format = forms.ChoiceField(label=gettext_lazy("Format"), choices=Format.choices)
@@ -96,7 +124,22 @@ class FlightForm(forms.Form):
         ],
         coerce=int,
         initial=1,
-        help_text=gettext_lazy("Main and consolation, main and last chance."),
+        help_text=gettext_lazy(
+            "Main and consolation, main and last chance, main, consolation and last chance."
+        ),
+    )
+    last_chance_rounds = forms.TypedChoiceField(
+        label=gettext_lazy("Last chance entry"),
+        choices=[
+            (1, gettext_lazy("losers of consolation round 1")),
+            (2, gettext_lazy("losers of consolation rounds 1 and 2")),
+        ],
+        coerce=int,
+        initial=1,
+        # Not required: a form posted before this format existed has no such field.
+        required=False,
+        empty_value=None,
+        help_text=gettext_lazy("Main, consolation and last chance."),
     )
     last_entry_round = forms.IntegerField(
         label=gettext_lazy("Last main round feeding the consolation"),
@@ -127,6 +170,23 @@ class FlightForm(forms.Form):
             "round is always paired after the whole round before."
         ),
     )
+    # Issue 29: the tie-break order of a Swiss or round robin flight (after the wins).
+    tiebreak_1 = forms.ChoiceField(
+        label=gettext_lazy("First tie-break"),
+        choices=tiebreak_choices,
+        required=False,
+        help_text=gettext_lazy(
+            "Swiss and round robin, after the match wins; empty: the format's default "
+            "(Swiss: Buchholz, point difference, head-to-head; round robin: head-to-head, "
+            "point difference)."
+        ),
+    )
+    tiebreak_2 = forms.ChoiceField(
+        label=gettext_lazy("Second tie-break"), choices=tiebreak_choices, required=False
+    )
+    tiebreak_3 = forms.ChoiceField(
+        label=gettext_lazy("Third tie-break"), choices=tiebreak_choices, required=False
+    )
 
     lateness = forms.BooleanField(
         label=gettext_lazy("Lateness penalties"),
@@ -147,6 +207,12 @@ class FlightForm(forms.Form):
         required=False,
     )
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("format") in (Format.SWISS, Format.ROUND_ROBIN):
+            data["tiebreaks"] = tiebreak_order(self, data)
+        return data
+
     def service_kwargs(self) -> dict[str, Any]:
         """The arguments of :func:`~tournaments.services.flights.flight_create`: only the
         options of the chosen format."""
@@ -159,6 +225,8 @@ class FlightForm(forms.Form):
                     options[name] = data[name]
         elif fmt == Format.SWISS:
             options["rounds"] = data.get("rounds")
+        if data.get("tiebreaks"):
+            options["tiebreaks"] = data["tiebreaks"]
         return {
             "name": data["name"],
             "format": fmt,
@@ -208,3 +276,22 @@ class RoundForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["part"].choices = [(p, part_title(p)) for p in parts]
         self.fields["number"].help_text = rounds_help  # which round is the final
+
+
+class TiebreakForm(forms.Form):
+    """A Swiss or round robin flight's tie-break order on its own page (issue 29)."""
+
+    tiebreak_1 = FlightForm.base_fields["tiebreak_1"]
+    tiebreak_2 = FlightForm.base_fields["tiebreak_2"]
+    tiebreak_3 = FlightForm.base_fields["tiebreak_3"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["tiebreaks"] = tiebreak_order(self, data)
+        return data
+
+    @classmethod
+    def of_flight(cls, options: dict[str, Any]) -> TiebreakForm:
+        """Unbound, showing the flight's own order (after the wins), if it has one."""
+        order = [t for t in options.get("tiebreaks", ()) if t != "wins"]
+        return cls(initial=dict(zip(TIEBREAK_FIELDS, order, strict=False)))

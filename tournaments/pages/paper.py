@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 
 from games.codes import qr_code
 from games.play.presets import preset_label
-from tournaments import pairing, selectors
+from tournaments import bridge, selectors
 from tournaments.pages import public
 from tournaments.pages.common import part_title
 from tournaments.pages.wall import flight_url
@@ -207,8 +207,7 @@ def flight_standings_pdf(request: HttpRequest, slug: str, flight_id: int) -> Htt
     else:
         context["standings"] = public._standings(page)
         context["tiebreaks"] = [
-            public.TIEBREAK_LABELS.get(t, t)
-            for t in flight.options.get("tiebreaks", pairing.DEFAULT_ORDER)
+            public.TIEBREAK_LABELS.get(t, t) for t in bridge.tiebreak_order(flight)
         ]
     context["title"] = _("Standings")
     return _pdf_response(

@@ -17,14 +17,20 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.models import Player
 from tournaments import bracketview, bridge, live, pairing, selectors
 from tournaments.analysis import flight_pr_table
 from tournaments.models import OPEN, Event, Flight, TournamentMatch
 from tournaments.pages import desk
-from tournaments.pages.common import CUBES, game_lines, part_title, round_title, status_text
+from tournaments.pages.common import (
+    CUBES,
+    TIEBREAK_LABELS,
+    game_lines,
+    part_title,
+    round_title,
+    status_text,
+)
 from tournaments.pages.mats import may_upload
 from tournaments.pages.wall import wall_context
 
@@ -151,14 +157,6 @@ def _standings(page: selectors.BracketPage) -> list[dict[str, Any]]:
     return [{"s": s, "entry": by_id[int(s.player)]} for s in table]
 
 
-TIEBREAK_LABELS = {
-    "wins": gettext_lazy("Wins"),
-    "buchholz": gettext_lazy("Buchholz"),
-    "point_difference": gettext_lazy("Point difference"),
-    "head_to_head": gettext_lazy("Head-to-head"),
-}
-
-
 def _rounds(
     page: selectors.BracketPage, titles: Mapping[tuple[str, int], str]
 ) -> list[dict[str, Any]]:
@@ -243,9 +241,7 @@ def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse
     if flight.is_bracket and flight.bracket:
         parts, titles, order = _brackets(page, href=href, min_scale=0 if wall else 0.8)
     standings = [] if flight.is_bracket else _standings(page)
-    tiebreaks = [
-        TIEBREAK_LABELS.get(t, t) for t in flight.options.get("tiebreaks", pairing.DEFAULT_ORDER)
-    ]
+    tiebreaks = [TIEBREAK_LABELS.get(t, t) for t in bridge.tiebreak_order(flight)]
     context = {
         "event": page.event,
         "flight": flight,

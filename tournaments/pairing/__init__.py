@@ -25,6 +25,7 @@ from tournaments.pairing.brackets import (
     Source,
     build_bracket,
     build_consolation,
+    build_consolation_last_chance,
     build_double_elimination,
     build_last_chance,
     build_progressive_consolation,
@@ -57,6 +58,7 @@ from tournaments.pairing.seeding import (
 )
 from tournaments.pairing.standings import (
     DEFAULT_ORDER,
+    ROUND_ROBIN_ORDER,
     TIEBREAKS,
     MatchResult,
     Standing,
@@ -68,6 +70,7 @@ __all__ = [
     "BYE",
     "DEFAULT_ORDER",
     "NO_PLACE",
+    "ROUND_ROBIN_ORDER",
     "TIEBREAKS",
     "Bracket",
     "Bye",
@@ -91,6 +94,7 @@ __all__ = [
     "bracket_size",
     "build_bracket",
     "build_consolation",
+    "build_consolation_last_chance",
     "build_double_elimination",
     "build_last_chance",
     "build_progressive_consolation",

@@ -37,6 +37,15 @@ Formats (builders below; ``k`` = number of main rounds = log2(size)):
 * ``last_chance``: the losers of main round 1 (``entry_rounds=2``: and round 2) play a
   separate ``last_chance`` part, built like the consolation: round-2 losers join in
   its second round, when they are free.
+* ``consolation_last_chance`` (issue 29): main + consolation exactly as ``consolation``
+  (``entry_rounds``), and a ``last_chance`` part for the consolation's early losers: the
+  losers of consolation rounds ``1 .. last_chance_rounds`` (default 1; 2: the round-2
+  losers join the last chance in its round 2, built like the consolation's feed-ins).
+  Every loser's next place: a main loser of a round up to ``entry_rounds`` goes to the
+  consolation, any later main loser is out; a consolation loser of a round up to
+  ``last_chance_rounds`` goes to the last chance, any later one is out; a last chance
+  loser is out. As each part takes only the losers of another, nobody plays in two
+  parts at once (docs/rules.md, "Main, consolation and last chance").
 * ``double``: ``winners`` bracket (the main draw), a ``losers`` bracket that the winners'
   losers drop into (round 1 losers play each other first, the losers of each later
   winners round enter against the survivors), and a ``final`` between the
@@ -70,7 +79,9 @@ from tournaments.pairing.common import PairingError
 from tournaments.pairing.seeding import bracket_line, bracket_size
 
 SourceKind = Literal["seed", "bye", "winner", "loser"]
-Format = Literal["single", "consolation", "progressive", "last_chance", "double"]
+Format = Literal[
+    "single", "consolation", "progressive", "last_chance", "consolation_last_chance", "double"
+]
 OptionValue: TypeAlias = int | bool | None
 
 PARTS = ("main", "consolation", "last_chance", "winners", "losers", "final")
@@ -184,7 +195,7 @@ class Bracket:
 
     Attributes:
         format: one of ``single``, ``consolation``, ``progressive``, ``last_chance``,
-            ``double``.
+            ``consolation_last_chance``, ``double``.
         n_entrants: entrants at the draw (seeds above it are byes, see module docstring).
         size: the bracket size, a power of two.
         options: the builder's keyword options, JSON-friendly.
@@ -484,6 +495,75 @@ def build_last_chance(n_entrants: int, *, entry_rounds: int = 1) -> Bracket:
     return Bracket("last_chance", n_entrants, size, {"entry_rounds": entry_rounds}, tuple(slots))
 
 
+def _check_one_or_two(name: str, value: object) -> None:
+    if isinstance(value, bool) or value not in (1, 2):
+        raise PairingError("invalid_option", f"{name} must be 1 or 2")
+
+
+def _consolation_losers(
+    cons: list[Slot], round_no: int, main_spare: list[str]
+) -> tuple[list[str], list[str]]:
+    """The consolation slots of round ``round_no`` whose loser is real, in order, and
+    those whose loser is real only once a late entrant takes a main round-1 bye (a side is
+    the loser of a main bye slot), in the order late entries fill them. A slot with a
+    side that is a bye has no loser, ever: it feeds nothing."""
+    real: list[str] = []
+    late: list[tuple[int, str]] = []
+    for slot in cons:
+        if slot.round != round_no:
+            continue
+        sides = (slot.a, slot.b)
+        if any(src.kind == "bye" for src in sides):
+            continue
+        spare_at = [
+            main_spare.index(src.slot)
+            for src in sides
+            if src.kind == "loser" and src.slot in main_spare
+        ]
+        if spare_at:
+            late.append((min(spare_at), slot.key))
+        else:
+            real.append(slot.key)
+    return real, [k for _, k in sorted(late)]
+
+
+def build_consolation_last_chance(
+    n_entrants: int, *, entry_rounds: int = 1, last_chance_rounds: int = 1
+) -> Bracket:
+    """Main + consolation (as :func:`build_consolation`, ``entry_rounds``) + a
+    ``last_chance`` part for the losers of consolation rounds ``1 .. last_chance_rounds``
+    (2: the consolation's round-2 losers enter the last chance's round 2, against as
+    many survivors). Each part is sized to its entrants; a part with fewer than two
+    entrants is not built. The consolation's round-1 slots that wait for a late entrant
+    (a main round-1 bye's loser) stand in for the last chance's byes, as the main's do
+    for the consolation's (module docstring, "Sizes")."""
+    _check_one_or_two("entry_rounds", entry_rounds)
+    _check_one_or_two("last_chance_rounds", last_chance_rounds)
+    inner = build_consolation(n_entrants, entry_rounds=entry_rounds)
+    size = inner.size
+    slots = list(inner.slots)
+    cons = [s for s in slots if s.part == "consolation"]
+    cons_rounds = max((s.round for s in cons), default=0)
+    # The consolation's final has a winner and a runner-up: its loser never drops.
+    feeding = min(last_chance_rounds, cons_rounds - 1)
+    if feeding >= 1:
+        main_first = [s.key for s in slots if s.part == "main" and s.round == 1]
+        _, main_spare = _spare(size, n_entrants, main_first)
+        first, spare = _consolation_losers(cons, 1, main_spare)
+        feeds = [_consolation_losers(cons, r, main_spare)[0] for r in range(2, feeding + 1)]
+        if len(first) + sum(len(f) for f in feeds) >= 2:
+            lc = _Part("LC", "last_chance")
+            _feed_in(lc, _losers(first), [_losers(f) for f in feeds], _losers(spare))
+            slots += lc.slots
+    return Bracket(
+        "consolation_last_chance",
+        n_entrants,
+        size,
+        {"entry_rounds": entry_rounds, "last_chance_rounds": last_chance_rounds},
+        tuple(slots),
+    )
+
+
 def build_double_elimination(n_entrants: int, *, bracket_reset: bool = False) -> Bracket:
     """Double elimination: winners' and losers' brackets and a final (``F1``; with
     ``bracket_reset`` also ``F2``, played only if the losers' bracket winner won ``F1``)."""
@@ -517,6 +597,7 @@ BUILDERS: dict[str, Callable[..., Bracket]] = {
     "consolation": build_consolation,
     "progressive": build_progressive_consolation,
     "last_chance": build_last_chance,
+    "consolation_last_chance": build_consolation_last_chance,
     "double": build_double_elimination,
 }
 

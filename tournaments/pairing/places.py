@@ -3,7 +3,9 @@
 A flight has one **main** ranking that places every entrant (a knockout's ``main``: the
 main draw, or the three parts of a double elimination together; ``""``: the Swiss / round
 robin standings) and, in the consolation and last chance formats, one **other** part that
-some entrants play as well. :func:`entrant_places` gives each entrant their place in the
+some entrants play as well (main + consolation + last chance: two, and the later one an
+entrant played counts: a consolation loser who goes on to the last chance is placed
+there, where their night ended). :func:`entrant_places` gives each entrant their place in the
 main ranking and in the other part they played, **once it is final** (``Place.final``:
 out of the running, or the ranking is over); an entrant still playing gets none.
 
@@ -59,7 +61,8 @@ def entrant_places(
 ) -> dict[EntrantId, EntrantPlace]:
     """Entrant -> their final places (see the module docstring), for the entrants with
     one: ``orders`` are the finishing orders by ranking, ``main`` names the one that
-    places everybody. Of several other parts (no format has them) the first counts."""
+    places everybody. Of several other parts (main + consolation + last chance) the
+    last one, in play order, that places the entrant counts."""
     found: dict[EntrantId, EntrantPlace] = {}
     for place in orders.get(main, ()):
         if place.final:
@@ -73,6 +76,5 @@ def entrant_places(
                 continue
             for e in place.entrants:
                 before = found.get(e, NO_PLACE)
-                if not before.side_part:
-                    found[e] = EntrantPlace(before.place, before.label, ranking, place.label)
+                found[e] = EntrantPlace(before.place, before.label, ranking, place.label)
     return found

@@ -299,6 +299,13 @@ def late_entry_open(
     late = next(s.key for s in first if len(seeds) + 1 in (s.a.seed, s.b.seed))
     if any(s.key in fed for s in first) and late not in fed:
         return False
+    # One step further (main + consolation + last chance): the consolation match the late
+    # entrant's loser joins must have a place in the last chance for its own loser.
+    joined = next((s for s in bracket.slots if Source.loser_of(late) in (s.a, s.b)), None)
+    if joined is not None:
+        same_round = [s for s in bracket.slots if (s.part, s.round) == (joined.part, joined.round)]
+        if any(s.key in fed for s in same_round) and joined.key not in fed:
+            return False
     before = resolve(bracket, seeds, results, withdrawn)
     try:
         after = resolve(bracket, [*seeds, entrant], results, withdrawn)

@@ -11,13 +11,23 @@ Terms (per player, over the results given):
   player, this costs little and never rewards sitting out.
 * ``point_difference``: points won minus points lost in the matches played (game points
   of match play, e.g. 7-4 gives +3 / -3); a bye is 0-0.
-* ``head_to_head``: among the players still tied when this tie-break is applied, the
-  matches each won against the others of that tied group.
+* ``head_to_head``: as a tie-break, among the players still tied when it is applied,
+  the matches each won against the others of that tied group. As a **number** shown in
+  the standings (``Standing.head_to_head``): the matches won against the players level
+  with them on match wins (their score group), whatever the order: the same number as the
+  tie-break's when head-to-head comes right after the wins (the round robin default), and
+  still informative when it comes later, where the groups left are mostly single players
+  (issue 29: the column showed 0 for everybody).
 
 Tie-breaks are applied in the order given (default :data:`DEFAULT_ORDER`: wins,
-Buchholz, point difference, head-to-head), each only inside the groups still tied by the
-ones before. Players tied on all of them **share a rank** (1, 2, 2, 4) and keep the order
-they were given in.
+Buchholz, point difference, head-to-head; a round robin's: :data:`ROUND_ROBIN_ORDER`),
+each only inside the groups still tied by the ones before. Players tied on all of them
+**share a rank** (1, 2, 2, 4) and keep the order they were given in.
+
+Why round robin differs: at the end of a full round robin everybody met everybody, so
+a player's Buchholz is the total of wins less their own: equal for players level on
+wins, and it can never separate them. Head-to-head (who won the match between them),
+then the point difference, do.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from tournaments.pairing.common import EntrantId, PairingError
 
 TIEBREAKS = ("wins", "buchholz", "point_difference", "head_to_head")
 DEFAULT_ORDER: tuple[str, ...] = TIEBREAKS
+ROUND_ROBIN_ORDER: tuple[str, ...] = ("wins", "head_to_head", "point_difference")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +96,7 @@ class Standing:
     buchholz: int
     points_for: int
     points_against: int
-    head_to_head: int  # wins against the group tied when head-to-head applied (else 0)
+    head_to_head: int  # wins against the players level on match wins (module docstring)
 
     @property
     def played(self) -> int:
@@ -161,14 +172,15 @@ def standings(
         members = set(group)
         return lambda p: sum(1 for o in beat[p] if o in members)
 
+    level: dict[int, set[EntrantId]] = {}
+    for p in players:
+        level.setdefault(wins[p], set()).add(p)
+    h2h = {p: sum(1 for o in beat[p] if o in level[wins[p]]) for p in players}
     groups: list[list[EntrantId]] = [list(players)]
-    h2h: dict[EntrantId, int] = dict.fromkeys(players, 0)
     for name in order:
         split: list[list[EntrantId]] = []
         for group in groups:
             key = keyer(name, group)
-            if name == "head_to_head" and len(group) > 1:
-                h2h.update((p, key(p)) for p in group)
             ranked = sorted(group, key=lambda p: -key(p))  # stable: ties keep given order
             split += [list(sub) for _, sub in groupby(ranked, key=key)]
         groups = split

@@ -6,7 +6,7 @@ locked."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from games.notifications.services import Notice, notify_all
@@ -89,6 +89,8 @@ def advance(
         _assign_tables(flight, ready)
         TournamentMatch.objects.bulk_update(ready, ["table"])
     shown, opened = publish_due(flight, rows)
+    if flight.format == Format.ROUND_ROBIN:
+        _round_robin_tables(flight, rows, shown)
     # Players hear of a match once its round is published (now or earlier).
     notify = [m for m in ready if (m.part, m.round) in shown]
     notify += [
@@ -201,6 +203,35 @@ def _assign_tables(flight: Flight, ready: Sequence[TournamentMatch]) -> None:
             table += 1
         row.table = table
         busy.add(table)
+
+
+def _round_robin_tables(
+    flight: Flight, rows: Sequence[TournamentMatch], shown: Collection[tuple[str, int]]
+) -> None:
+    """Tables for a round robin (issue 29: it had none after round 1). Every round is
+    paired at the draw, so a match gets its table only when it is to be played: its round
+    is published and neither player still has an open match of an earlier published round
+    (tables then go round by round, as in a Swiss, however many rounds are published)."""
+    busy_until: dict[int, int] = {}  # entry -> the earliest round they still play
+    for m in rows:
+        if m.status in OPEN and (m.part, m.round) in shown:
+            for e in (m.entry_a_id, m.entry_b_id):
+                if e is not None:
+                    busy_until[e] = min(busy_until.get(e, m.round), m.round)
+    due = [
+        m
+        for m in rows
+        if m.table is None
+        and m.status in OPEN
+        and (m.part, m.round) in shown
+        and m.entry_a_id is not None
+        and m.entry_b_id is not None
+        and busy_until.get(m.entry_a_id) == m.round
+        and busy_until.get(m.entry_b_id) == m.round
+    ]
+    if due:
+        _assign_tables(flight, sorted(due, key=lambda m: (m.round, m.index)))
+        TournamentMatch.objects.bulk_update(due, ["table"])
 
 
 def _notify_ready(

@@ -3,7 +3,7 @@ and set the match length, clock and start time of one round of one part."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -313,4 +313,36 @@ def flight_set_play_ahead(*, flight_id: int, by: Any, play_ahead: bool) -> Fligh
             advance(flight)
         else:
             touch(flight, "play_ahead")
+        return flight
+
+
+def flight_set_tiebreaks(*, flight_id: int, by: Any, tiebreaks: Sequence[str] = ()) -> Flight:
+    """The tie-break order of a Swiss or round robin flight (issue 29): the match wins
+    first, then the chosen tie-breaks, no repeats (400 ``invalid_tiebreaks``); empty: the
+    format's default (:func:`tournaments.bridge.tiebreak_order`). It only orders the
+    standings, so it changes until the flight is finished, when its places are stored
+    (409 ``flight_finished``); a knockout has none (400 ``invalid_option``)."""
+    with transaction.atomic():
+        flight = lock_flight(flight_id)
+        require_director(by, flight.event)
+        if flight.is_bracket:
+            raise ValidationFailed(
+                "invalid_option", _("Only Swiss and round robin flights have tie-breaks.")
+            )
+        options = dict(flight.options)
+        if tiebreaks:
+            options["tiebreaks"] = _clean_options(flight.format, {"tiebreaks": list(tiebreaks)})[
+                "tiebreaks"
+            ]
+        else:
+            options.pop("tiebreaks", None)
+        if options == flight.options:
+            return flight
+        if flight.status == Flight.Status.FINISHED:
+            raise Conflict(
+                "flight_finished",
+                _("The flight is finished: its places stand and its tie-breaks no longer change."),
+            )
+        flight.options = options
+        touch(flight, "options")
         return flight

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.pairing import MatchResult, PairingError, standings
+from tournaments.pairing import ROUND_ROBIN_ORDER, MatchResult, PairingError, standings
 
 
 def R(a: str, b: str | None, winner: str | None = None, pa: int = 0, pb: int = 0) -> MatchResult:
@@ -128,3 +128,37 @@ def test_ranks_are_consistent(n: int, seed: int) -> None:
                     s.buchholz,
                     s.point_difference,
                 )
+
+
+def test_head_to_head_column_counts_wins_in_the_score_group_whatever_the_order() -> None:
+    """Issue 29: with head-to-head last (the default order), the groups left to it were
+    single players and the column showed 0 for everybody."""
+    results = [
+        R("A", "B", "A", 5, 3),
+        R("C", "D", "C", 5, 0),
+        R("A", "C", "A", 5, 4),
+        R("B", "D", "B", 5, 1),
+        R("D", "A", "D", 5, 2),
+        R("C", "B", "C", 5, 4),
+    ]
+    table = {s.player: s for s in standings(["A", "B", "C", "D"], results)}
+    # A and C are level on 2 wins (A beat C); B and D on 1 (B beat D).
+    assert {p: s.head_to_head for p, s in table.items()} == {"A": 1, "B": 1, "C": 0, "D": 0}
+    assert table["C"].rank < table["A"].rank  # the order itself is unchanged
+
+
+def test_round_robin_order_separates_what_buchholz_cannot() -> None:
+    # A full round robin of 4: A and B on 2 wins, A beat B; B has the better difference.
+    results = [
+        R("A", "B", "A", 5, 4),
+        R("C", "D", "D", 0, 5),
+        R("A", "D", "A", 5, 4),
+        R("B", "C", "B", 5, 0),
+        R("C", "A", "C", 5, 0),
+        R("B", "D", "B", 5, 0),
+    ]
+    by_default = standings(["A", "B", "C", "D"], results)
+    assert by_default[0].buchholz == by_default[1].buchholz  # equal in a full round robin
+    assert [s.player for s in by_default][:2] == ["B", "A"]  # the difference decided
+    table = standings(["A", "B", "C", "D"], results, order=ROUND_ROBIN_ORDER)
+    assert [s.player for s in table][:2] == ["A", "B"]
