@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, lateness, mats, money, paper, player, public
+from .pages import desk, director, lateness, mats, money, paper, player, public, undo
 
 app_name = "tournaments"
 
@@ -178,6 +178,23 @@ director = [
         name="side-pool-create",
     ),
     path("<slug:slug>/manage/side-pools/<int:pool_id>/", money.side_pool_act, name="side-pool-act"),
+    # Issue 29, nothing irreversible in one tap (tournaments.pages.undo): undo a draw,
+    # reinstate a withdrawn entry, the seeds by hand.
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/undraw/",
+        undo.flight_undraw,
+        name="flight-undraw",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:entry_id>/reinstate/",
+        undo.entry_reinstate,
+        name="entry-reinstate",
+    ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/seeds/",
+        undo.flight_seeds,
+        name="flight-seeds",
+    ),
 ]
 
 # "new/" before "<slug:slug>/": an event cannot be called "new" by its address.

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, lateness, mats, money, views
+from . import desk, lateness, mats, money, undo, views
 
 app_name = "tournaments-api"
 
@@ -149,4 +149,12 @@ urlpatterns = [
         money.SidePoolEntryApi.as_view(),
         name="side-pool-entry",
     ),
+    # Issue 29, nothing irreversible (tournaments.api.undo): undo a draw, reinstate, seeds.
+    path("flights/<int:flight_id>/undraw/", undo.FlightUndrawApi.as_view(), name="flight-undraw"),
+    path(
+        "entries/<int:entry_id>/reinstate/",
+        undo.EntryReinstateApi.as_view(),
+        name="entry-reinstate",
+    ),
+    path("flights/<int:flight_id>/seeds/", undo.FlightSeedsApi.as_view(), name="flight-seeds"),
 ]
