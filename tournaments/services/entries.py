@@ -140,15 +140,38 @@ def _bracket_reopens(flight: Flight, entry: Entry) -> None:
         if e.pk == entry.pk:
             e.status = Entry.Status.ACTIVE
     rows = list(flight.matches.select_related("entry_a__player", "entry_b__player"))
-    resolved = bridge.resolve(flight, entries, rows)
+
+    def used(row: TournamentMatch | None) -> Conflict:
+        where = match_label(row) if row is not None else _("a later match")
+        return Conflict(
+            "reinstate_too_late",
+            _(
+                "%(name)s cannot be reinstated: the walkover their withdrawal gave has "
+                "been used (%(match)s has a result or was started)."
+            )
+            % {"name": entry.player.name, "match": where},
+            extra={"match": row.pk if row is not None else None},
+        )
+
+    try:
+        resolved = bridge.resolve(flight, entries, rows)
+    except pairing.PairingError as exc:
+        # A result stands on a match the walkover's winner would no longer reach.
+        raise used(next((r for r in rows if r.slot_key == exc.slot), None)) from None
     played = (TournamentMatch.Status.REPORTED, TournamentMatch.Status.DISPUTED)
     for row in sorted(rows, key=lambda m: (m.part, m.round, m.index)):
         rs = resolved[row.slot_key]
         a = rs.a if is_entrant(rs.a) else None
         b = rs.b if is_entrant(rs.b) else None
-        status = TournamentMatch.Status.READY if row.status in played else row.status
-        if (row.entry_a_id, row.entry_b_id, status) == (a, b, rs.status):
-            continue
+        if row.decided_at is not None:
+            # A result that stands keeps its row (advance() leaves it alone): only its
+            # players moving would undo it.
+            if (row.entry_a_id, row.entry_b_id) == (a, b):
+                continue
+        else:
+            status = TournamentMatch.Status.READY if row.status in played else row.status
+            if (row.entry_a_id, row.entry_b_id, status) == (a, b, rs.status):
+                continue
         if (
             row.decided_at is not None
             or row.status in played
@@ -157,15 +180,7 @@ def _bracket_reopens(flight: Flight, entry: Entry) -> None:
             or row.online_match_id is not None
             or row.mat_match_id is not None
         ):
-            raise Conflict(
-                "reinstate_too_late",
-                _(
-                    "%(name)s cannot be reinstated: the walkover their withdrawal gave has "
-                    "been used (%(match)s has a result or was started)."
-                )
-                % {"name": entry.player.name, "match": match_label(row)},
-                extra={"match": row.pk},
-            )
+            raise used(row)
 
 
 def _walkovers_to_reopen(flight: Flight, entry: Entry) -> list[TournamentMatch]:
