@@ -65,9 +65,9 @@ def test_a_draw_is_confirmed_undone_and_made_again_and_a_player_reinstated(
     assert [b.get_attribute("value") for b in boxes] == ["1", "2", "3", "4", "5"]
     lowest = min(flight.entries.all(), key=lambda e: e.rating)
     mine = browser.find_element(By.ID, f"seed-{lowest.pk}")
-    top = browser.find_element(By.CSS_SELECTOR, "input.seed")
-    top.clear()
-    top.send_keys("9")
+    first_box = browser.find_element(By.CSS_SELECTOR, "input.seed")
+    first_box.clear()
+    first_box.send_keys("9")
     mine.clear()
     mine.send_keys("1")
     browser.find_element(By.CSS_SELECTOR, "[data-save-seeds]").click()
