@@ -24,7 +24,7 @@ from .views import _flight_output, _valid
 ERRORS = error_responses()
 
 
-class VersionInput(serializers.Serializer):
+class FlightVersionInput(serializers.Serializer):
     version = serializers.IntegerField(
         required=False,
         min_value=0,
@@ -46,9 +46,9 @@ class FlightUndrawApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=VersionInput, responses={200: FlightDetailOutput, **ERRORS})
+    @extend_schema(request=FlightVersionInput, responses={200: FlightDetailOutput, **ERRORS})
     def post(self, request: Request, flight_id: int) -> Response:
-        data = _valid(VersionInput, request)
+        data = _valid(FlightVersionInput, request)
         flight_undraw(flight_id=flight_id, by=request.user, version=data.get("version"))
         return _flight_output(flight_id, request.user)
 
@@ -59,9 +59,9 @@ class EntryReinstateApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=VersionInput, responses={200: EntryOutput, **ERRORS})
+    @extend_schema(request=FlightVersionInput, responses={200: EntryOutput, **ERRORS})
     def post(self, request: Request, entry_id: int) -> Response:
-        data = _valid(VersionInput, request)
+        data = _valid(FlightVersionInput, request)
         entry = entry_reinstate(entry_id=entry_id, by=request.user, version=data.get("version"))
         entry = Entry.objects.select_related("player").get(pk=entry.pk)
         return Response(EntryOutput(entry).data)
