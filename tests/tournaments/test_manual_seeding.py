@@ -100,6 +100,7 @@ def test_the_page_prefills_saves_and_keeps_what_was_typed(client, event, directo
     flight = flight_with(event, rated_players(3))
     e = _by_rating(flight)
     client.force_login(director)
+    client.cookies["django_language"] = "en"
     url = reverse("tournaments:flight-seeds", args=[event.slug, flight.pk])
     manage = reverse("tournaments:flight-manage", args=[event.slug, flight.pk])
     assert url in client.get(manage).content.decode()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import translation
 
 from games.errors import Conflict, PermissionDenied
 from tests.factories import UserFactory, api_client
@@ -192,7 +193,7 @@ def test_withdrawn_before_the_draw_is_not_reinstated_after_it(event, director):
     entry = flight.entries.first()
     entry_withdraw(entry_id=entry.pk, by=director)
     flight_draw(flight_id=flight.pk, by=director)
-    with pytest.raises(Conflict) as caught:
+    with translation.override("en"), pytest.raises(Conflict) as caught:
         entry_reinstate(entry_id=entry.pk, by=director)
     assert caught.value.code == "reinstate_too_late"
     assert "late entry" in str(caught.value.detail)
@@ -218,6 +219,7 @@ def test_the_pages_reinstate_from_the_flight_page_and_the_desk(client, event, di
     flight_draw(flight_id=flight.pk, by=director)
     four = _entry(flight, 4)
     client.force_login(director)
+    client.cookies["django_language"] = "en"
     desk = reverse("tournaments:desk", args=[event.slug])
     withdraw = reverse("tournaments:desk-withdraw", args=[event.slug, four.pk])
     asked = client.post(withdraw, {"next": desk})

@@ -148,6 +148,7 @@ def test_the_api_undoes_the_draw_and_refuses_with_the_code(event, director):
 def test_the_page_asks_first_then_undoes(client, event, director):
     flight = _drawn(event, 4)
     client.force_login(director)
+    client.cookies["django_language"] = "en"
     url = reverse("tournaments:flight-undraw", args=[event.slug, flight.pk])
     manage = client.get(reverse("tournaments:flight-manage", args=[event.slug, flight.pk]))
     assert url in manage.content.decode()
@@ -167,6 +168,7 @@ def test_the_page_shows_the_refusal_and_changes_nothing(client, event, director)
     result_enter(match_id=row.pk, by=director, score_a=5, score_b=2)
     flight.refresh_from_db()
     client.force_login(director)
+    client.cookies["django_language"] = "en"
     url = reverse("tournaments:flight-undraw", args=[event.slug, flight.pk])
     done = client.post(url, {"version": flight.version, "confirm": "1"}, follow=True)
     assert row.entry_a.player.name in done.content.decode()
