@@ -86,6 +86,8 @@ def test_the_api_sets_the_seeds(event, director):
     answer = client.put(url, [{"entry": e[2].pk, "seed": 1}], format="json")
     assert answer.status_code == 200, answer.content
     assert answer.json()["seeding"] == "manual"
+    shown = {e["id"]: e["manual_seed"] for e in answer.json()["entries"]}
+    assert shown[e[2].pk] == 1 and shown[e[0].pk] is None
     assert Entry.objects.get(pk=e[2].pk).manual_seed == 1
     twice = client.put(
         url, [{"entry": e[0].pk, "seed": 2}, {"entry": e[1].pk, "seed": 2}], format="json"
