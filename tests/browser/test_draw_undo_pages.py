@@ -1,8 +1,8 @@
 """Nothing irreversible in one tap (issue 29, item 2) in a real, headless Chromium: a
-director sets the seeds by hand, makes the draw (the confirmation says what will happen
-and is confirmed), undoes it (confirmed), makes it again; a withdrawn player (confirmed)
-is reinstated from the flight's page. The confirmation and seeds pages pass axe-core and
-fit a 390 px phone."""
+director sets the seeds by hand (a number typed, an arrow), makes the draw (the
+confirmation says what will happen and is confirmed), undoes it (confirmed), makes it
+again; a withdrawn player (confirmed) is reinstated from the flight's page. The
+confirmation and seeds pages pass axe-core and fit a 390 px phone."""
 
 from __future__ import annotations
 
@@ -70,9 +70,20 @@ def test_a_draw_is_confirmed_undone_and_made_again_and_a_player_reinstated(
     first_box.send_keys("9")
     mine.clear()
     mine.send_keys("1")
+    # The arrows (nothing saved yet): the list in the typed order, renumbered, the top
+    # rated player (typed 9: last, number 5) one place up.
+    browser.find_element(By.CSS_SELECTOR, f'button[value="{top.pk}:down"]').click()
+    wait.until(lambda b: "Not saved yet" in b.page_source)
+    assert browser.find_element(By.ID, f"seed-{top.pk}").get_attribute("value") == "5"
+    browser.find_element(By.CSS_SELECTOR, f'button[value="{top.pk}:up"]').click()
+    wait.until(lambda b: b.find_element(By.ID, f"seed-{top.pk}").get_attribute("value") == "4")
+    assert browser.find_element(By.ID, f"seed-{lowest.pk}").get_attribute("value") == "1"
+    assert all(e.manual_seed is None for e in flight.entries.all())
+    _fits_a_phone(browser, "seeds by hand, moved")
     browser.find_element(By.CSS_SELECTOR, "[data-save-seeds]").click()
     wait.until(lambda b: "The seeds are saved" in b.page_source)
     assert Flight.objects.get(pk=flight.pk).seeding == "manual"
+    assert Entry.objects.get(pk=top.pk).manual_seed == 4
 
     # The draw, asked first.
     browser.find_element(By.CSS_SELECTOR, ".draw-form button[type=submit]").click()

@@ -135,3 +135,22 @@ def test_the_page_prefills_saves_and_keeps_what_was_typed(client, event, directo
     assert done.redirect_chain[-1][0] == manage
     assert _numbers(flight) == {e[0].pk: 3, e[1].pk: 1, e[2].pk: 2}
     assert Flight.objects.get(pk=flight.pk).seeding == "manual"
+
+
+def test_the_arrows_move_a_player_and_save_nothing(client, event, director):
+    flight = flight_with(event, rated_players(3))
+    e = _by_rating(flight)
+    client.force_login(director)
+    client.cookies["django_language"] = "en"
+    url = reverse("tournaments:flight-seeds", args=[event.slug, flight.pk])
+    typed = {f"seed-{x.pk}": str(n) for n, x in enumerate(e, start=1)}
+    moved = client.post(url, {**typed, "move": f"{e[2].pk}:up"})
+    assert moved.status_code == 200
+    page = moved.content.decode()
+    assert f'name="seed-{e[2].pk}" id="seed-{e[2].pk}" value="2"' in page
+    assert f'name="seed-{e[1].pk}" id="seed-{e[1].pk}" value="3"' in page
+    assert page.index(f'id="seed-{e[2].pk}"') < page.index(f'id="seed-{e[1].pk}"')
+    assert "Not saved yet" in page
+    assert all(v is None for v in _numbers(flight).values())
+    top = client.post(url, {**typed, "move": f"{e[0].pk}:up"}).content.decode()
+    assert f'name="seed-{e[0].pk}" id="seed-{e[0].pk}" value="1"' in top  # already first

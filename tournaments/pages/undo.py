@@ -137,7 +137,37 @@ def _seed_rows(
         else:
             value = "" if e.manual_seed is None else str(e.manual_seed)
         rows.append({"entry": e, "value": value, "wrong": e.pk in wrong})
+    if typed is not None:  # shown in the order typed (a move, a refusal)
+        rows.sort(
+            key=lambda r: (
+                not r["value"].isdigit(),
+                int(r["value"] or 0) if r["value"].isdigit() else 0,
+            )
+        )
     return rows
+
+
+def _moved(typed: dict[str, str], move: str) -> dict[str, str]:
+    """The numbers after an up or down button (``"<entry id>:up"``/``":down"``): the rows
+    in their typed order, the one moved swapped with its neighbour, all numbered 1, 2, ...
+    again (nothing is saved until "Save the seeds")."""
+    pk, _sep, way = move.partition(":")
+    keys = list(typed)
+    order = sorted(
+        keys,
+        key=lambda k: (
+            not typed[k].isdigit(),
+            int(typed[k]) if typed[k].isdigit() else 0,
+            keys.index(k),
+        ),
+    )
+    key = f"seed-{pk}"
+    if key in order:
+        i = order.index(key)
+        j = i - 1 if way == "up" else i + 1
+        if 0 <= j < len(order):
+            order[i], order[j] = order[j], order[i]
+    return {k: str(n) for n, k in enumerate(order, start=1)}
 
 
 @director_required
@@ -150,7 +180,12 @@ def flight_seeds(request: HttpRequest, event: Event, flight_id: int) -> HttpResp
     wrong: set[int] = set()
     typed: dict[str, str] | None = None
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("move"):
+        typed = _moved(
+            {k: v.strip() for k, v in request.POST.items() if k.startswith("seed-")},
+            request.POST["move"],
+        )
+    elif request.method == "POST":
         typed = {k: v.strip() for k, v in request.POST.items() if k.startswith("seed-")}
         wanted: list[tuple[int, int | None]] = []
         for key, value in typed.items():
@@ -196,6 +231,7 @@ def flight_seeds(request: HttpRequest, event: Event, flight_id: int) -> HttpResp
             "rows": _seed_rows(flight, typed, wrong),
             "error": error,
             "drawn": flight.status != Flight.Status.REGISTRATION,
+            "moved": request.method == "POST" and bool(request.POST.get("move")) and not error,
         },
         status=status,
     )
