@@ -18,6 +18,7 @@ from .pages import (
     public,
     roundgrid,
     tiebreaks,
+    undo,
 )
 
 app_name = "tournaments"
@@ -229,6 +230,23 @@ director = [
         "<slug:slug>/manage/flights/<int:flight_id>/play-ahead/",
         director.flight_play_ahead,
         name="flight-play-ahead",
+    ),
+    # Issue 29, nothing irreversible in one tap (tournaments.pages.undo): undo a draw,
+    # reinstate a withdrawn entry, the seeds by hand.
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/undraw/",
+        undo.flight_undraw,
+        name="flight-undraw",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:entry_id>/reinstate/",
+        undo.entry_reinstate,
+        name="entry-reinstate",
+    ),
+    path(
+        "<slug:slug>/manage/flights/<int:flight_id>/seeds/",
+        undo.flight_seeds,
+        name="flight-seeds",
     ),
 ]
 

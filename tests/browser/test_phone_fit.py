@@ -140,6 +140,8 @@ PAGES: list[Page] = [
     Page("tournaments:flight-manage", (DIRECTOR,), _flight("swiss"), label="Swiss"),
     Page("tournaments:flight-manage", (DIRECTOR,), _flight("knockout"), label="knockout"),
     Page("tournaments:flight-manage", (DIRECTOR,), _flight("open"), label="registration"),
+    # issue 29: the seeds by hand of a flight not drawn yet
+    Page("tournaments:flight-seeds", (DIRECTOR,), _flight("open")),
     Page("tournaments:match-manage", (DIRECTOR,), _tmatch("decided"), label="decided"),
     Page("tournaments:match-manage", (DIRECTOR,), _tmatch("ready"), label="to play"),
     Page("tournaments:match-mat", (DIRECTOR,), _tmatch("ready"), label=".mat upload"),
@@ -259,6 +261,8 @@ POST_ONLY: set[str] = {
     "tournaments:desk-withdraw",
     "tournaments:flight-registration",
     "tournaments:flight-draw-checked-in",
+    "tournaments:flight-undraw",
+    "tournaments:entry-reinstate",
     "tournaments:match-enter",
     "tournaments:match-correct",
     "tournaments:match-dispute",

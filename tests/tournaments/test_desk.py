@@ -244,9 +244,11 @@ def test_the_draw_button_of_the_checked_in(client, event, director):
     manage = client.get(reverse("tournaments:flight-manage", args=[event.slug, flight.pk]))
     assert "data-draw-checked-in" in manage.content.decode()
     client.cookies["django_language"] = "en"
-    answer = client.post(
-        reverse("tournaments:flight-draw-checked-in", args=[event.slug, flight.pk]), follow=True
-    )
+    url = reverse("tournaments:flight-draw-checked-in", args=[event.slug, flight.pk])
+    asked = client.post(url).content.decode()  # issue 29: asked first, naming who is left out
+    assert "Draw 2 players of" in asked and entries[2].player.name in asked
+    assert Flight.objects.get(pk=flight.pk).status == "registration"
+    answer = client.post(url, {"confirm": "1"}, follow=True)
     assert entries[2].player.name in answer.content.decode()
     assert Entry.objects.get(pk=entries[2].pk).status == "withdrawn"
 
@@ -264,7 +266,7 @@ def test_the_draw_of_the_checked_in_publishes_as_the_draw_form_says(client, even
     for flight, publish in zip(flights, ("first", "all"), strict=True):
         client.post(
             reverse("tournaments:flight-draw-checked-in", args=[event.slug, flight.pk]),
-            {"publish": publish},
+            {"publish": publish, "confirm": "1"},
         )
     published = [
         sorted(flight.rounds.filter(published_at__isnull=False).values_list("number", flat=True))

@@ -384,7 +384,7 @@ def test_the_round_forms_post_part_and_still_take_ranking_its_former_name(en, ev
     assert FlightRound.objects.get(flight=flight, part="main", number=2).match_length == 7
 
     draw_flight = flight_with(event, rated_players(4), name="Second")
-    en.post(_url("flight-draw", slug=event.slug, flight_id=draw_flight.pk))
+    en.post(_url("flight-draw", slug=event.slug, flight_id=draw_flight.pk), {"confirm": "1"})
     publish = _url("round-publish", slug=event.slug, flight_id=draw_flight.pk)
     done = en.post(publish, {"part": "main", "number": "1"}, follow=True)
     assert "Round 1 is published." in done.content.decode()
@@ -423,11 +423,14 @@ def test_registering_players_search_walk_in_and_withdraw(en, event, director):
 
     entry = Entry.objects.get(flight=flight, player=anna)
     withdraw = _url("entry-withdraw", slug=event.slug, entry_id=entry.pk)
-    done = en.post(withdraw, follow=True)
+    asked = en.post(withdraw)  # issue 29: asked first, nothing done yet
+    assert asked.status_code == 200 and 'name="confirm" value="1"' in asked.content.decode()
+    assert Entry.objects.get(pk=entry.pk).status == "active"
+    done = en.post(withdraw, {"confirm": "1"}, follow=True)
     assert "Kovács Anna is withdrawn." in done.content.decode()
     entry.refresh_from_db()
     assert entry.status == "withdrawn"
-    refused = en.post(withdraw, follow=True)
+    refused = en.post(withdraw, {"confirm": "1"}, follow=True)
     assert "This entry is already withdrawn." in refused.content.decode()
 
 
@@ -435,12 +438,15 @@ def test_draw_and_publish(en, event, director):
     flight = flight_with(event, rated_players(5), format="single_elimination")
     en.force_login(director)
     draw = _url("flight-draw", slug=event.slug, flight_id=flight.pk)
-    done = en.post(draw, follow=True)
+    asked = en.post(draw)  # issue 29: asked first, nothing done yet
+    assert "Draw 5 players of" in asked.content.decode()
+    assert Flight.objects.get(pk=flight.pk).status == "registration"
+    done = en.post(draw, {"confirm": "1"}, follow=True)
     assert "The draw is made." in done.content.decode()
     flight.refresh_from_db()
     assert flight.status == "drawn" and flight.bracket["size"] == 8
     before = _snapshot(flight)
-    again = en.post(draw, follow=True)
+    again = en.post(draw, {"confirm": "1"}, follow=True)
     assert "This flight has been drawn already." in again.content.decode()
     assert _snapshot(flight) == before
 

@@ -73,8 +73,10 @@ class EntryOutput(serializers.ModelSerializer):
             "place_label",
             "side_part",
             "side_place_label",
+            "manual_seed",
         ]
         extra_kwargs = {
+            "manual_seed": {"help_text": "the director's seed by hand before the draw, or null"},
             "place": {"help_text": "the final place in the main ranking (3 for 3-4), or null"},
             "place_label": {"help_text": 'e.g. "1", "3-4"; empty while playing'},
             "side_part": {"help_text": "consolation or last_chance, when placed there"},

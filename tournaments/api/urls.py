@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import bulk, desk, disputes, lateness, mats, money, night, play_ahead, views
+from . import bulk, desk, disputes, lateness, mats, money, night, play_ahead, undo, views
 
 app_name = "tournaments-api"
 
@@ -175,4 +175,12 @@ urlpatterns = [
         play_ahead.FlightPlayAheadApi.as_view(),
         name="flight-play-ahead",
     ),
+    # Issue 29, nothing irreversible (tournaments.api.undo): undo a draw, reinstate, seeds.
+    path("flights/<int:flight_id>/undraw/", undo.FlightUndrawApi.as_view(), name="flight-undraw"),
+    path(
+        "entries/<int:entry_id>/reinstate/",
+        undo.EntryReinstateApi.as_view(),
+        name="entry-reinstate",
+    ),
+    path("flights/<int:flight_id>/seeds/", undo.FlightSeedsApi.as_view(), name="flight-seeds"),
 ]

@@ -32,6 +32,7 @@ from games.models import Player
 from games.web import next_or
 from tournaments import live, selectors
 from tournaments.models import HOLDS_PLACE, Entry, Event, Flight
+from tournaments.pages import confirm
 from tournaments.pages.common import act, explain_refusal, optional_int
 from tournaments.pages.director import director_required, warn_overlaps
 from tournaments.services import desk, entries, registration
@@ -131,10 +132,15 @@ def desk_refuse(request: HttpRequest, event: Event, entry_id: int) -> HttpRespon
 
 @director_required
 @require_POST
-def desk_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpResponseRedirect:
+def desk_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
     """A no-show (or anyone) withdrawn from the desk; after the draw the opponents get
-    walkovers (:func:`tournaments.services.entries.entry_withdraw`)."""
+    walkovers (:func:`tournaments.services.entries.entry_withdraw`). Asked first (issue
+    29): only the confirmation's post acts."""
     entry = _entry_of(event, entry_id)
+    if not confirm.confirmed(request):
+        return confirm.withdraw_confirmation(
+            request, event, entry, back=next_or(request, _desk_url(event))
+        )
     return act(
         request,
         lambda: entries.entry_withdraw(entry_id=entry.pk, by=request.user),
@@ -190,10 +196,9 @@ def _left_out_text(result: desk.DrawResult) -> str:
 
 @director_required
 @require_POST
-def flight_draw_checked_in(
-    request: HttpRequest, event: Event, flight_id: int
-) -> HttpResponseRedirect:
-    """The draw of the checked-in players only (the flight page's second draw button)."""
+def flight_draw_checked_in(request: HttpRequest, event: Event, flight_id: int) -> HttpResponse:
+    """The draw of the checked-in players only (the flight page's second draw button),
+    asked first (issue 29): only the confirmation's post acts."""
     flight = get_object_or_404(Flight, pk=flight_id, event=event)
     manage = reverse(
         "tournaments:flight-manage", kwargs={"slug": event.slug, "flight_id": flight.pk}
@@ -203,6 +208,8 @@ def flight_draw_checked_in(
     except ValueError:
         messages.error(request, _("The random seed is a whole number."))
         return redirect(next_or(request, manage))
+    if not confirm.confirmed(request):
+        return confirm.draw_confirmation(request, event, flight, checked_in_only=True)
     return act(
         request,
         lambda: desk.flight_draw_checked_in(

@@ -46,6 +46,7 @@ from tournaments.models import (
     ResultCorrection,
     TournamentMatch,
 )
+from tournaments.pages import confirm
 from tournaments.pages.common import (
     CUBES,
     TIEBREAK_LABELS,
@@ -531,10 +532,14 @@ def entry_register(request: HttpRequest, event: Event, flight_id: int) -> HttpRe
 
 @director_required
 @require_POST
-def entry_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpResponseRedirect:
+def entry_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
     entry = get_object_or_404(
-        Entry.objects.select_related("player"), pk=entry_id, flight__event=event
+        Entry.objects.select_related("player", "flight"), pk=entry_id, flight__event=event
     )
+    if not confirm.confirmed(request):  # issue 29: asked first, acted on confirm=1
+        return confirm.withdraw_confirmation(
+            request, event, entry, back=_flight_manage_url(event, entry.flight_id)
+        )
     return act(
         request,
         lambda: entries.entry_withdraw(entry_id=entry.pk, by=request.user),
@@ -545,13 +550,15 @@ def entry_withdraw(request: HttpRequest, event: Event, entry_id: int) -> HttpRes
 
 @director_required
 @require_POST
-def flight_draw(request: HttpRequest, event: Event, flight_id: int) -> HttpResponseRedirect:
+def flight_draw(request: HttpRequest, event: Event, flight_id: int) -> HttpResponse:
     flight = _flight_of(event, flight_id)
     try:
         seed = optional_int(request.POST.get("seed", ""))
     except ValueError:
         messages.error(request, _("The random seed is a whole number."))
         return redirect(_flight_manage_url(event, flight.pk))
+    if not confirm.confirmed(request):  # issue 29: asked first, acted on confirm=1
+        return confirm.draw_confirmation(request, event, flight, checked_in_only=False)
     return act(
         request,
         lambda: draw.flight_draw(

@@ -6,7 +6,10 @@ re-exports nothing, so that each import says what it depends on):
 * :mod:`~tournaments.services.events` - create an event, change it, add a director;
 * :mod:`~tournaments.services.flights` - create a flight, set a round's length, clock and
   start time;
-* :mod:`~tournaments.services.entries` - register (late entries too) and withdraw;
+* :mod:`~tournaments.services.entries` - register (late entries too), withdraw and
+  reinstate (issue 29);
+* :mod:`~tournaments.services.undraw` - undo a draw until the first result (issue 29);
+* :mod:`~tournaments.services.seeding` - the seeds by hand before the draw (issue 29);
 * :mod:`~tournaments.services.draw` - the draw, Swiss pairings, publishing rounds;
 * :mod:`~tournaments.services.advancing` - after every change: the bracket's rows in step
   with the pairing package, tables, notices, places, the flight's and event's status;

@@ -58,11 +58,25 @@ def _rating_seeding(entries: list[Entry]) -> pairing.Seeding:
     return pairing.Seeding(order=order, method="rating")
 
 
+def manual_seeding(entries: list[Entry]) -> pairing.Seeding:
+    """Seeds by hand (issue 29): the director's numbers (``Entry.manual_seed``) in
+    order, then the entries without one, seeded by rating after them
+    (:func:`_rating_seeding`). The pairing package knows no "manual" method: the order is
+    all it needs, so the seeding is recorded as an ordered one (no random seed)."""
+    numbered = sorted(
+        (e for e in entries if e.manual_seed is not None), key=lambda e: (e.manual_seed, e.pk)
+    )
+    rest = [e for e in entries if e.manual_seed is None]
+    order = tuple(e.pk for e in numbered) + (_rating_seeding(rest).order if rest else ())
+    return pairing.Seeding(order=order, method="rating")
+
+
 def flight_draw(
     *, flight_id: int, by: Any, seed: int | None = None, publish: str = "first"
 ) -> Flight:
     """Seed the active entries (by rating, ties by registration order, the players
-    without a rated result after the rated ones: :func:`_rating_seeding`; or at random
+    without a rated result after the rated ones: :func:`_rating_seeding`; by hand:
+    :func:`manual_seeding`; or at random
     with a recorded ``seed``, drawn with ``secrets`` when not given), then: a bracket is built
     and stored, with one match row per slot, the first matches ready and byes decided;
     Swiss: round 1 is paired; round robin: every round.
@@ -100,7 +114,10 @@ def flight_draw(
                     raise ValidationFailed(
                         "seed_not_used", _("A seeding by rating takes no random seed.")
                     )
-                seeding = _rating_seeding(entries)
+                if flight.seeding == Flight.SeedingMethod.MANUAL:
+                    seeding = manual_seeding(entries)
+                else:
+                    seeding = _rating_seeding(entries)
             if len(entries) < 2:
                 raise pairing.PairingError("too_few_entrants", "fewer than 2 entrants")
             for number, entry_id in enumerate(seeding.order, start=1):
