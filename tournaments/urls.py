@@ -4,7 +4,7 @@ director's pages and posts (only the event's directors)."""
 
 from django.urls import path
 
-from .pages import desk, director, lateness, mats, money, paper, player, public
+from .pages import desk, director, eventwall, lateness, mats, money, paper, player, public
 
 app_name = "tournaments"
 
@@ -12,6 +12,8 @@ public = [
     path("", public.event_list, name="event-list"),
     path("<slug:slug>/", public.event_page, name="event"),
     path("<slug:slug>/flights/<int:flight_id>/", public.flight_page, name="flight"),
+    # Issue 29: the event wall, every running flight in turn (tournaments.pages.eventwall).
+    path("<slug:slug>/wall/", eventwall.event_wall, name="event-wall"),
     path(
         "<slug:slug>/flights/<int:flight_id>/finishing-order.csv",
         public.flight_finishing_order_csv,

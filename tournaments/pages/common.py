@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.http import HttpRequest, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from games.errors import ApplicationError, ValidationFailed
@@ -182,3 +182,9 @@ def round_title(name: bracketview.RoundName) -> str:
     if name.code == "reset":
         return _("Second final")
     return _("Round %(number)d") % {"number": name.number}
+
+
+def unpublished(request: HttpRequest) -> HttpResponse:
+    """A draft event's page seen by someone who does not direct it (issue 29): still a
+    404 (a draft is not shown), but saying why, for a player who got the link early."""
+    return render(request, "tournaments/event_unpublished.html", status=404)
