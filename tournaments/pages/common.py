@@ -203,7 +203,8 @@ def later_matches(row: TournamentMatch, refused: ApplicationError | None) -> lis
     out = []
     for m in sorted(rows, key=lambda m: order[m.slot_key]):
         names = [e.player.name if e is not None else "—" for e in (m.entry_a, m.entry_b)]
-        label = _("%(part)s, round %(number)d: %(a)s – %(b)s") % {  # noqa: RUF001
+        label = _("%(slot)s (%(part)s, round %(number)d): %(a)s – %(b)s") % {  # noqa: RUF001
+            "slot": m.slot_key,
             "part": part_title(m.part) if m.part else _("Round"),
             "number": m.round,
             "a": names[0],
