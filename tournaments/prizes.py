@@ -189,8 +189,10 @@ def flight_payouts(*, flight: Flight) -> FlightPayouts:
         house_percent=settings.house_percent,
         house_fixed=settings.house_fixed,
     )
+    # Issue 29: only the players who play; a withdrawn or waitlisted entry owes nothing.
     unpaid = sorted(
-        (e for pk, e in everyone.items() if pk not in paid), key=lambda e: e.player.name
+        (e for pk, e in everyone.items() if pk not in paid and e.status == Entry.Status.ACTIVE),
+        key=lambda e: e.player.name,
     )
     pools = []
     for pool in flight.side_pools.prefetch_related("entries").order_by("id"):

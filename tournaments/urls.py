@@ -9,6 +9,7 @@ from .pages import (
     desk,
     director,
     disputes,
+    eventwall,
     lateness,
     mats,
     money,
@@ -27,6 +28,8 @@ public = [
     path("", public.event_list, name="event-list"),
     path("<slug:slug>/", public.event_page, name="event"),
     path("<slug:slug>/flights/<int:flight_id>/", public.flight_page, name="flight"),
+    # Issue 29: the event wall, every running flight in turn (tournaments.pages.eventwall).
+    path("<slug:slug>/wall/", eventwall.event_wall, name="event-wall"),
     path(
         "<slug:slug>/flights/<int:flight_id>/finishing-order.csv",
         public.flight_finishing_order_csv,

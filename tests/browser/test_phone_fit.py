@@ -132,6 +132,8 @@ PAGES: list[Page] = [
     Page("tournaments:flight", EVERYONE, _flight("open"), label="open for registration"),
     Page("tournaments:flight", EVERYONE, _flight("knockout"), "?wall=1", label="wall"),
     Page("tournaments:flight", EVERYONE, _flight("swiss"), "?wall=1", label="Swiss wall"),
+    # Issue 29: the event wall, every running flight in turn.
+    Page("tournaments:event-wall", EVERYONE, _event, label="event wall"),
     Page("tournaments:flight-payouts", EVERYONE, _flight("knockout")),
     Page("tournaments:check-in", (PLAYER,), _event),
     # tournaments: the director's

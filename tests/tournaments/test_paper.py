@@ -239,3 +239,48 @@ def test_the_director_and_public_pages_link_the_pdfs(en, knockout, director):
         response = en.get(link.replace("&amp;", "&"))
         assert response.status_code == 200, link
         assert response.content.startswith(b"%PDF-"), link
+
+
+def _word_boxes(data: bytes, tmp_path) -> list[tuple[str, float, float, float, float]]:
+    """Every word of a PDF with its box (``pdftotext -bbox``): text, xMin, yMin, xMax, yMax."""
+    tool = shutil.which("pdftotext")
+    assert tool, "pdftotext is missing: apt-get install poppler-utils (./dev services does)"
+    path = tmp_path / "boxes.pdf"
+    path.write_bytes(data)
+    done = subprocess.run(
+        [tool, "-bbox", str(path), "-"], capture_output=True, check=True, timeout=60
+    )
+    words = re.findall(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
+        done.stdout.decode(),
+    )
+    return [(w, float(a), float(b), float(c), float(d)) for a, b, c, d, w in words]
+
+
+def test_the_hungarian_score_sheets_headers_stay_in_their_columns(client, swiss, tmp_path):
+    """Issue 29: "Játszma" overflowed the 12 mm game column into the player's. Each of the
+    game column's words ("Játszma" at the top, "Végeredmény" at the bottom) ends 2 mm (the
+    cell's padding) before its column does, and the player's header begins 2 mm after
+    it; the last header ("Megjegyzés") ends inside the page's 10 mm margin."""
+    flight, _ = swiss
+    client.cookies["django_language"] = "hu"
+    response = client.get(_url("flight-round-pdf", flight, number=1))
+    assert response.status_code == 200
+    words = _word_boxes(response.content, tmp_path)
+    two_mm = 2 / 25.4 * 72
+    games = [w for w in words if w[0] == "Játszma"]
+    assert len(games) == 3, [w[0] for w in words][:80]  # a sheet per match
+    # The first player's header: the next word on the line of each "Játszma".
+    players = [
+        min((w for w in words if abs(w[2] - g[2]) < 1 and w[1] > g[1]), key=lambda w: w[1])
+        for g in games
+    ]
+    column_end = min(w[1] for w in players) - two_mm  # the game column's right border
+    for word in ("Játszma", "Végeredmény"):
+        boxes = [w for w in words if w[0] == word]
+        assert len(boxes) == 3, word
+        for _word, _x_min, _y_min, x_max, _y_max in boxes:
+            assert x_max + two_mm <= column_end + 0.5, (word, x_max, column_end)
+    right = 595.28 - 10 / 25.4 * 72  # A4's width less the page's margin
+    for _word, _x_min, _y_min, x_max, _y_max in [w for w in words if w[0] == "Megjegyzés"]:
+        assert x_max + two_mm <= right + 0.5, (x_max, right)

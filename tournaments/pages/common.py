@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.http import HttpRequest, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -209,3 +209,33 @@ def dispute_sentence(old: Mapping[str, Any], names: Mapping[str, str]) -> str:
                 }
             )
     return ", ".join(lines) or _("no result")
+
+
+def unpublished(request: HttpRequest) -> HttpResponse:
+    """A draft event's page seen by someone who does not direct it (issue 29): still a
+    404 (a draft is not shown), but saying why, for a player who got the link early."""
+    return render(request, "tournaments/event_unpublished.html", status=404)
+
+
+def later_matches(row: TournamentMatch, refused: ApplicationError | None) -> list[dict[str, Any]]:
+    """The later matches a refused correction names (``later_results_depend``), each with
+    its players, for links to their pages beside the refusal (issue 29)."""
+    slots = refused.extra.get("slots") if refused is not None else None
+    if refused is None or refused.code != "later_results_depend" or not isinstance(slots, list):
+        return []
+    order = {slot: i for i, slot in enumerate(slots)}
+    rows = TournamentMatch.objects.filter(
+        flight_id=row.flight_id, slot_key__in=slots
+    ).select_related("entry_a__player", "entry_b__player")
+    out = []
+    for m in sorted(rows, key=lambda m: order[m.slot_key]):
+        names = [e.player.name if e is not None else "—" for e in (m.entry_a, m.entry_b)]
+        label = _("%(slot)s (%(part)s, round %(number)d): %(a)s – %(b)s") % {  # noqa: RUF001
+            "slot": m.slot_key,
+            "part": part_title(m.part) if m.part else _("Round"),
+            "number": m.round,
+            "a": names[0],
+            "b": names[1],
+        }
+        out.append({"pk": m.pk, "label": label})
+    return out

@@ -179,7 +179,17 @@ def flight_registration(request: HttpRequest, event: Event, flight_id: int) -> H
             capacity=capacity,
         ),
         to=to,
-        success=_("The registration settings of %(flight)s were saved.") % {"flight": flight.name},
+        success=_("The registration settings of %(flight)s were saved.") % {"flight": flight.name}
+        + _draft_note(event, open=request.POST.get("open") == "on"),
+    )
+
+
+def _draft_note(event: Event, *, open: bool) -> str:
+    """Issue 29: registration opened on a draft event, which players cannot see yet."""
+    if not open or event.status != Event.Status.DRAFT:
+        return ""
+    return " " + _(
+        "The event is still a draft: players cannot reach it to register until it is published."
     )
 
 

@@ -54,6 +54,7 @@ from tournaments.pages.common import (
     dispute_sentence,
     explain_refusal,
     game_lines,
+    later_matches,
     match_of,
     optional_int,
     part_title,
@@ -683,7 +684,9 @@ def _match_page(
             "typed": request.POST if refused else {},
             "games_typed": bool(refused)
             and any(k.endswith("-winner") and v for k, v in request.POST.items()),
-            "result_error": explain_refusal(refused)
+            # Issue 29: the later matches a correction would change, as links.
+            "later_matches": (later := later_matches(row, refused)),
+            "result_error": (str(refused.detail) if later else explain_refusal(refused))
             if refused and refused_game(refused) is None
             else "",
             "cubes": CUBES,

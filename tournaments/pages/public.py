@@ -30,6 +30,7 @@ from tournaments.pages.common import (
     part_title,
     round_title,
     status_text,
+    unpublished,
 )
 from tournaments.pages.mats import may_upload
 from tournaments.pages.wall import wall_context
@@ -58,7 +59,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     if not selectors.event_visible(event, request.user):
-        raise Http404
+        return unpublished(request)
     flights = selectors.with_player_counts(event.flights.all()).order_by("id")
     return render(
         request,
@@ -223,7 +224,12 @@ def _my_matches(page: selectors.BracketPage, me: Player | None) -> list[dict[str
 def flight_page(request: HttpRequest, slug: str, flight_id: int) -> HttpResponse:
     """The bracket (SVG) or the Swiss / round robin standings, pairings and results per
     round, the finishing order; ``?wall=1``: the bracket full screen for a wall display."""
-    page = _flight_or_404(slug, flight_id, request.user)
+    try:
+        page = _flight_or_404(slug, flight_id, request.user)
+    except Http404:
+        if Flight.objects.filter(pk=flight_id, event__slug=slug).exists():
+            return unpublished(request)  # issue 29: a draft event's flight, say why
+        raise
     flight = page.flight
     wall = request.GET.get("wall") == "1"
     is_director = page.is_director
@@ -299,4 +305,20 @@ def player_section_context(player: Player) -> dict[str, Any]:
             {"p": p, "side_title": part_title(p.side_part) if p.side_part else ""}
             for p in selectors.player_placings(player_id=player.pk)
         ]
+    }
+
+
+def wall_flight(request: HttpRequest, page: selectors.BracketPage) -> dict[str, Any]:
+    """What a wall shows of one flight (issue 29: the event wall,
+    :mod:`tournaments.pages.eventwall`, shows each running flight this way, as the
+    flight page's ``?wall=1`` does): the bracket parts, or the standings and the current
+    round's pairings, and the QR code to the flight's page."""
+    parts: list[dict[str, Any]] = []
+    if page.flight.is_bracket and page.flight.bracket:
+        parts, _titles, _order = _brackets(page, href=lambda m: "", min_scale=0)
+    return {
+        "flight": page.flight,
+        "parts": parts,
+        "standings": [] if page.flight.is_bracket else _standings(page),
+        **wall_context(request, page),
     }

@@ -397,7 +397,12 @@ def result_correct(
             if reset and not reset_later:
                 raise Conflict(
                     "later_results_depend",
-                    _("Later matches were already played with these players: correct them first."),
+                    # Issue 29: the usual fix is the checkbox beside the form, say so.
+                    _(
+                        "Later matches were already played with the players this changes: "
+                        "tick “Reset the later results” (the box beside it) or correct "
+                        "these matches first."
+                    ),
                     extra={"slots": [m.slot_key for m in reset]},
                 )
         for later in reset:
