@@ -170,10 +170,15 @@ def sign_in(driver: Any, base_url: str, user: Any, *, language: str | None = "en
 
 @pytest.fixture
 def wait(browser: Any) -> Any:
-    """``wait.until(condition)``: a WebDriverWait of a few seconds on ``browser``."""
+    """``wait.until(condition)``: a WebDriverWait of a few seconds on ``browser``. An
+    element gone stale (the page was replaced between finding it and reading it, as a
+    form posted without script reloads the page) is asked again, like one not found yet."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(browser, WAIT_SECONDS)
+    return WebDriverWait(
+        browser, WAIT_SECONDS, ignored_exceptions=(StaleElementReferenceException,)
+    )
 
 
 @pytest.fixture

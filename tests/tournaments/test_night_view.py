@@ -103,6 +103,7 @@ def test_reported_and_disputed_are_flagged(client, event, director, drawn):
     assert 'data-night-flag="reported"' in row and "5–2" in row  # noqa: RUF001
     row = html.split(f'id="night-m-{other.pk}"')[1].split("</li>")[0]
     assert 'data-night-flag="disputed"' in row
+    assert 'name="score_a"' not in row  # decided on its match page, not typed over here
     assert reverse("tournaments:match-manage", args=[event.slug, other.pk]) in row
 
 
