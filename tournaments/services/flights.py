@@ -221,6 +221,22 @@ def _check_round(
     )
 
 
+def _unstarted_take_length(flight: Flight, part: str, number: int, match_length: int) -> None:
+    """A round's new match length reaches its matches not started: no result, report or
+    online match, and no lateness counted (a penalty was counted for the old length, R15).
+    Shared by the one-round form and the round grid (``roundgrid.flight_rounds_set``)."""
+    TournamentMatch.objects.filter(
+        flight=flight,
+        part=part,
+        round=number,
+        decided_at__isnull=True,
+        online_match__isnull=True,
+        report_a__isnull=True,
+        report_b__isnull=True,
+        late_side="",
+    ).exclude(match_length=match_length).update(match_length=match_length, version=F("version") + 1)
+
+
 def flight_round_set(
     *,
     flight_id: int,
@@ -278,18 +294,7 @@ def flight_round_set(
         _check_clock(row.clock_preset, row.clock_policy)
         row.save()
         if match_length is not None:
-            TournamentMatch.objects.filter(
-                flight=flight,
-                part=part,
-                round=number,
-                decided_at__isnull=True,
-                online_match__isnull=True,
-                report_a__isnull=True,
-                report_b__isnull=True,
-                late_side="",  # a lateness penalty was counted for the old length (R15)
-            ).exclude(match_length=match_length).update(
-                match_length=match_length, version=F("version") + 1
-            )
+            _unstarted_take_length(flight, part, number, match_length)
         touch(flight)
         return row
 

@@ -22,14 +22,18 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
 from django.utils.translation import gettext as _
 
 from games.errors import ApplicationError, Conflict, ValidationFailed
 from tournaments import bracketview, bridge
 from tournaments.models import FORMAT_PARTS, Entry, Flight, FlightRound, TournamentMatch
 from tournaments.services.common import lock_flight, require_director, touch
-from tournaments.services.flights import _check_clock, _check_length, _check_round
+from tournaments.services.flights import (
+    _check_clock,
+    _check_length,
+    _check_round,
+    _unstarted_take_length,
+)
 
 #: The settings a row may carry (``None`` or absent: as it is).
 SETTINGS = ("match_length", "clock_preset", "clock_policy", "starts_at")
@@ -262,18 +266,7 @@ def flight_rounds_set(
             saved.append(row)
             if "match_length" in changed:
                 # As the one-round form: the matches not started take the new length.
-                TournamentMatch.objects.filter(
-                    flight=flight,
-                    part=part,
-                    round=number,
-                    decided_at__isnull=True,
-                    online_match__isnull=True,
-                    report_a__isnull=True,
-                    report_b__isnull=True,
-                    late_side="",  # a lateness penalty was counted for the old length (R15)
-                ).exclude(match_length=row.match_length).update(
-                    match_length=row.match_length, version=F("version") + 1
-                )
+                _unstarted_take_length(flight, part, number, row.match_length)
         if saved:
             touch(flight)
         return saved
