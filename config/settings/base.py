@@ -47,6 +47,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
+    # Permissions-Policy on every response (PERMISSIONS_POLICY below).
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions (it reads the chosen language from the session/cookie), before
@@ -148,6 +150,49 @@ CONTENT_SECURITY_POLICY = {
         "form-action": [SELF],
         "frame-ancestors": [NONE],
     }
+}
+
+# Permissions-Policy (django-permissions-policy) on every response, pages and API alike:
+# the powerful browser features the club never asks for are off for us and for any frame
+# (an injected script or a framed page cannot turn on the camera or ask for a payment).
+# Kept for our own origin only: fullscreen and screen-wake-lock, which the table clock
+# (static/games/tableclock.js) uses to fill the screen and keep it awake. The browser
+# tests run under this policy.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    "fullscreen": ["self"],
+    "screen-wake-lock": ["self"],
+    **{
+        feature: []
+        for feature in (
+            "accelerometer",
+            "ambient-light-sensor",
+            "autoplay",
+            "bluetooth",
+            "browsing-topics",
+            "camera",
+            "clipboard-read",
+            "display-capture",
+            "encrypted-media",
+            "geolocation",
+            "gyroscope",
+            "hid",
+            "idle-detection",
+            "interest-cohort",
+            "local-fonts",
+            "magnetometer",
+            "microphone",
+            "midi",
+            "otp-credentials",
+            "payment",
+            "picture-in-picture",
+            "publickey-credentials-get",
+            "serial",
+            "usb",
+            "web-share",
+            "window-management",
+            "xr-spatial-tracking",
+        )
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [

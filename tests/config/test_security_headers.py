@@ -97,6 +97,41 @@ def test_every_response_carries_the_content_security_policy(client, path):
     assert directives["frame-ancestors"] == ["'none'"]
 
 
+def _permissions_policy(response) -> dict[str, list[str]]:
+    """The Permissions-Policy header as ``{feature: [allowlist]}``."""
+    policy: dict[str, list[str]] = {}
+    for part in response["Permissions-Policy"].split(","):
+        feature, _, allow = part.strip().partition("=")
+        assert allow.startswith("(") and allow.endswith(")"), part
+        policy[feature] = allow[1:-1].split()
+    return policy
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "path", ["/", "/accounts/login/", "/api/v1/players/", "/api/v1/matches/999999/", "/healthz"]
+)
+def test_every_response_carries_the_permissions_policy(client, path):
+    """Issue 30: the probe found no Permissions-Policy. Pages, API answers (an error
+    too) and the health check deny the features the club never uses."""
+    policy = _permissions_policy(client.get(path))
+    for feature in ("camera", "microphone", "geolocation", "payment", "usb", "serial", "hid"):
+        assert policy[feature] == [], feature
+    assert "interest-cohort" in policy and "browsing-topics" in policy
+
+
+def test_the_permissions_policy_keeps_what_the_table_clock_uses(client):
+    """The table clock fills the screen and keeps it awake (static/games/tableclock.js):
+    those two features stay allowed for our own origin, and only those."""
+    script = (ROOT / "static" / "games" / "tableclock.js").read_text(encoding="utf-8")
+    assert "requestFullscreen" in script and "wakeLock" in script
+    from django.conf import settings
+
+    allowed = {f for f, allow in settings.PERMISSIONS_POLICY.items() if allow}
+    assert allowed == {"fullscreen", "screen-wake-lock"}
+    assert settings.PERMISSIONS_POLICY["fullscreen"] == ["self"]
+
+
 @pytest.mark.django_db
 def test_hsts_is_sent_when_production_settings_are_in_force(client, settings):
     settings.SECURE_HSTS_SECONDS = 31_536_000
