@@ -9,18 +9,24 @@ their per-field messages under ``"errors"``.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from typing import Any
 
+import redis
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.errors import ApplicationError
+from games.errors import ApplicationError, ServiceUnavailable, Unavailable
+
+logger = logging.getLogger(__name__)
 
 
 def _first_message(detail: Any) -> str:
@@ -34,6 +40,11 @@ def _first_message(detail: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, redis.RedisError):
+        # Redis down (the throttles count there; the cache): a moment's outage, not our
+        # bug -- 503 service_unavailable, as the pages' middleware below answers.
+        logger.warning("Redis did not answer: %s", exc)
+        exc = ServiceUnavailable()
     if isinstance(exc, ApplicationError):
         body: dict[str, Any] = {"code": exc.code, "detail": str(exc.detail), **exc.extra}
         return Response(body, status=exc.status)
@@ -99,3 +110,27 @@ def handler500(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
         return _error("server_error", _("Something went wrong on the server."), 500)
     return defaults.server_error(request)
+
+
+# ---------------------------------------------------------------------------- 503
+class ServiceUnavailableMiddleware:
+    """A page that needs a service the server cannot reach right now -- Redis, where the
+    login page's and the code pages' throttles count -- answers a 503 page saying to try
+    again (``503.html``), not Django's 500. Under /api/ DRF's views answer through
+    :func:`exception_handler`; what escapes them answers in the API's shape."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, redis.RedisError):
+            logger.warning("Redis did not answer: %s", exception)
+            exception = ServiceUnavailable()
+        if not isinstance(exception, Unavailable):
+            return None
+        if _is_api(request):
+            return _error(exception.code, str(exception.detail), 503)
+        return render(request, "503.html", {"detail": exception.detail}, status=503)

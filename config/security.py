@@ -19,7 +19,8 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from rest_framework.throttling import SimpleRateThrottle
+
+from games.api.throttles import AtomicRateThrottle
 
 
 def client_ip(request: HttpRequest) -> str | None:
@@ -73,9 +74,9 @@ def refusal_page(
     return response
 
 
-class LoginThrottle(SimpleRateThrottle):
+class LoginThrottle(AtomicRateThrottle):
     """Login page posts per client address (the ``login`` rate of DEFAULT_THROTTLE_RATES),
-    counted in the cache as DRF's throttles are."""
+    counted atomically in Redis (games.api.throttles). Redis down: 503, not 500."""
 
     scope = "login"
 
@@ -84,7 +85,8 @@ class LoginThrottle(SimpleRateThrottle):
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login page, refusing with 429 an address that posts too often."""
+    """Django's login page, refusing with 429 an address that posts too often (and with
+    the 503 page, config.api.ServiceUnavailableMiddleware, while Redis cannot count)."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         throttle = LoginThrottle()
@@ -95,3 +97,9 @@ class LoginView(auth_views.LoginView):
             ) % {"seconds": seconds}
             return refusal_page(request, message=message, retry_after=seconds)
         return super().post(request, *args, **kwargs)
+
+
+class TokenThrottle(LoginThrottle):
+    """``POST /api/v1/auth/token/`` per client address (the ``auth_token`` rate)."""
+
+    scope = "auth_token"

@@ -2,7 +2,8 @@
 guarded against brute force (issue 16).
 
 Throttled per client address (the ``auth_token`` rate: 429 ``throttled`` with
-Retry-After) before the password is hashed. Each failure counts for django-axes: after
+Retry-After; 503 ``service_unavailable`` while Redis, where it counts, is down) before
+the password is hashed. Each failure counts for django-axes: after
 AXES_FAILURE_LIMIT failures of one username from one address, that pair is refused for
 the cool-off with 429 ``locked_out`` -- also with the right password, and without hashing
 it (axes' backend stops the login before Django's checks the password). Its own module:
@@ -20,9 +21,8 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
 
-from config.security import cool_off_seconds, lockout_message
+from config.security import TokenThrottle, cool_off_seconds, lockout_message
 from games.api.common import ErrorOutput
 
 
@@ -33,8 +33,7 @@ class TokenOutput(serializers.Serializer):
 class TokenApi(ObtainAuthToken):
     """Issue (or return) the user's token."""
 
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth_token"
+    throttle_classes = [TokenThrottle]
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
     @extend_schema(

@@ -10,6 +10,7 @@ refused write changes nothing.
 from __future__ import annotations
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 
 class ApplicationError(Exception):
@@ -54,3 +55,18 @@ class Unavailable(ApplicationError):
     Backgammon for the practice opponent."""
 
     status = 503
+
+
+class ServiceUnavailable(Unavailable):
+    """A service the server itself needs does not answer (HTTP 503
+    ``service_unavailable``): Redis, where the throttles count attempts, down for a
+    moment. The request changed nothing; the same request succeeds once it is back.
+    Raised for a ``redis.RedisError`` by the throttles (games.api.throttles), by the
+    API's exception handler and by the pages' middleware (config.api), so that a
+    Redis outage is never a 500."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "service_unavailable",
+            _("The server cannot serve this request right now. Please try again in a minute."),
+        )

@@ -59,6 +59,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A page whose service (Redis) is down answers 503, not 500 (config.api).
+    "config.api.ServiceUnavailableMiddleware",
     # Last: turns a login that axes refused into the lockout page (config.security).
     "axes.middleware.AxesMiddleware",
 ]

@@ -10,7 +10,8 @@ views need not repeat (issue 16: the probe found the schema silent about them):
 - 404 for an operation with an id in its path;
 - 413 and 415 for an operation that takes a body (over the upload limit, or not one of
   the parsers' media types);
-- 429 where the view has a throttle.
+- 429 where the view has a throttle, and 503 ``service_unavailable`` there too (the
+  throttle counts in Redis, and refuses while Redis does not answer).
 
 Each is ``{"code", "detail"}`` (:class:`games.api.common.ErrorOutput`); what a view
 declares itself (with its codes) is kept as it is."""
@@ -34,6 +35,7 @@ DESCRIPTIONS = {
     413: "The body is over the size limit.",
     415: "The body is not of a supported media type.",
     429: "Too many requests: wait and try again.",
+    503: "`service_unavailable`: the server cannot count attempts right now; try again.",
 }
 
 _OPEN = (permissions.AllowAny,)
@@ -76,5 +78,5 @@ class ClubAutoSchema(AutoSchema):
         if has_body:
             statuses += [413, 415]
         if view.get_throttles():
-            statuses.append(429)
+            statuses += [429, 503]
         return statuses

@@ -206,3 +206,45 @@ def test_the_api_joins_a_guest_or_a_member(en, session) -> None:
     en.force_login(member)
     refused = en.post(url, {"code": session.join_code}, content_type="application/json")
     assert refused.status_code == 400 and refused.json()["code"] == "invalid_name"
+
+
+# ---------------------------------------------------------------- at once (issue 30)
+@pytest.mark.django_db(transaction=True)
+def test_fifty_joins_at_once_from_one_address_let_exactly_ten_through() -> None:
+    """The production probe: 50 simultaneous joins from one address got 14 through a
+    limit of 10 a minute (DRF's throttle read the history, then wrote it). Released
+    together by a barrier against the real Redis: exactly 10 pass the throttle (and
+    join), the other 40 are refused with 429 ``throttled`` and a Retry-After."""
+    import threading
+
+    from django.db import connection
+    from django.test import Client
+
+    session = session_with(players())
+    before = session.participants.count()
+    barrier = threading.Barrier(50)
+    answers: list = [None] * 50
+
+    def join(i: int) -> None:
+        try:
+            client = Client(HTTP_ACCEPT_LANGUAGE="en")
+            barrier.wait()
+            answers[i] = client.post(
+                "/api/v1/chouette/join/",
+                {"code": session.join_code, "name": f"Vendég {i:02d}"},
+                content_type="application/json",
+            )
+        finally:
+            connection.close()  # each thread's own connection, before the tables are flushed
+
+    threads = [threading.Thread(target=join, args=(i,)) for i in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [201] * 10 + [429] * 40
+    refused = [a for a in answers if a.status_code == 429]
+    assert all(a.json()["code"] == "throttled" for a in refused)
+    assert all(0 < int(a["Retry-After"]) <= 60 for a in refused)
+    assert session.participants.count() == before + 10
