@@ -105,10 +105,11 @@ class AtomicRateThrottle(SimpleRateThrottle):
 
     def wait(self) -> float | None:
         """Seconds until the oldest counted attempt leaves the window (DRF's
-        Retry-After): then this one would be allowed."""
+        Retry-After): then this one would be allowed. At most the window: an attempt
+        at once with this one may have read the clock a moment later and be counted."""
         if self.oldest is None:
             return None
-        return max(0.001, self.duration - (self.now - self.oldest))
+        return min(self.duration, max(0.001, self.duration - (self.now - self.oldest)))
 
 
 class CodeThrottle(AtomicRateThrottle):

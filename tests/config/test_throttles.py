@@ -105,6 +105,10 @@ def test_the_counter_allows_the_rate_in_any_window_and_says_how_long_to_wait(cac
         clock.now += 1.5  # the first three are out of the window
         assert [attempt()[0] for _ in range(4)] == [True, True, True, False]
         assert ThreeAMinute(uuid.uuid4().hex, clock).allow_request(None, None)  # another key
+        # An attempt that read the clock before the oldest counted one (attempts at once
+        # in several processes) waits at most the window.
+        clock.now -= 5
+        assert attempt() == (False, pytest.approx(60))
 
 
 def test_the_counter_lets_exactly_the_rate_through_at_once(db):
