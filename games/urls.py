@@ -13,6 +13,7 @@ app_name = "games"
 urlpatterns = [
     path("matches/", pages.lobby, name="lobby"),
     path("matches/new/", pages.match_create_page, name="match-create"),
+    path("matches/arrange/", pages.match_arrange_page, name="match-arrange"),
     path("matches/import/", pages.match_import_page, name="match-import"),
     path(
         "matches/invitations/<int:invitation_id>/accept/",

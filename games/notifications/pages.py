@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.errors import ApplicationError
-from games.models import NotificationChannel, Player, Webhook
+from games.models import Notification, NotificationChannel, Player, Webhook
 from games.notifications import services as notifications
 from games.web import act_and_redirect, show_refusal
 
@@ -53,18 +53,21 @@ def staff_required(view: View) -> View:
 # ====================================================================== the player
 @login_required
 def notification_list_page(request: HttpRequest) -> HttpResponse:
+    """The player's notifications. An account without a player (staff, say) receives
+    none: the page says so, with an empty list, rather than refusing (403)."""
     me = Player.of_user(request.user)
-    if me is None:
-        return _no_player(request)
     unread_only = request.GET.get("unread") == "1"
-    page = Paginator(
-        notifications.notification_list(player=me, unread_only=unread_only), PAGE_SIZE
-    ).get_page(request.GET.get("page"))
+    found = (
+        Notification.objects.none()
+        if me is None
+        else notifications.notification_list(player=me, unread_only=unread_only)
+    )
+    page = Paginator(found, PAGE_SIZE).get_page(request.GET.get("page"))
     items = [(n, notifications.notification_text(n)) for n in page]
     return render(
         request,
         "games/notifications/list.html",
-        {"page": page, "items": items, "unread_only": unread_only},
+        {"page": page, "items": items, "unread_only": unread_only, "no_player": me is None},
     )
 
 

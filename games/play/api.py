@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -120,7 +119,6 @@ class MatchListApi(APIView):
         data = MatchCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values: dict[str, Any] = data.validated_data
-        me = request_player(request)
         player1, player2 = values["player1"], values["player2"]
         settings = {
             "length": values["length"],
@@ -129,7 +127,20 @@ class MatchListApi(APIView):
             "timeout_claim": values["timeout_claim"],
             "created_by": request.user,
         }
-        if me.pk in (player1.pk, player2.pk):
+        mine = Player.of_user(request.user)
+        if request.user.is_staff and (mine is None or mine.pk not in (player1.pk, player2.pk)):
+            # Staff arrange a match between two others, with or without a player of
+            # their own (the README says they may).
+            match = services.match_arrange(
+                player1=player1, player2=player2, start=values["start"], **settings
+            )
+            match_id = match.pk
+        else:
+            me = request_player(request)  # 403 no_player: inviting needs a player
+            if me.pk not in (player1.pk, player2.pk):
+                raise PermissionDenied(
+                    "not_a_player", _("You may only create matches you play in.")
+                )
             settings["bot_level"] = values["bot_level"]
             if values["start"]:
                 raise ValidationFailed(
@@ -140,22 +151,6 @@ class MatchListApi(APIView):
             opponent = player2 if me.pk == player1.pk else player1
             invitation = invitations.invitation_send(inviter=me, invitee=opponent, **settings)
             match_id = invitation.match_id
-        elif request.user.is_staff:
-            if player1.bot or player2.bot:
-                raise ValidationFailed(
-                    "bot_invitation_only",
-                    _("The computer opponent plays only a member who invites it."),
-                    extra={"field": "player2" if player2.bot else "player1"},
-                )
-            # Arranged by staff (as a director does): no invitation; created and started in
-            # one transaction, so a start that is refused leaves no match.
-            with transaction.atomic():
-                match = services.match_create(player1=player1, player2=player2, **settings)
-                if values["start"]:
-                    services.match_start(match_id=match.pk)
-            match_id = match.pk
-        else:
-            raise PermissionDenied("not_a_player", _("You may only create matches you play in."))
         match = selectors.match_get(match_id=match_id)
         return Response(MatchDetailOutput(match).data, status=status.HTTP_201_CREATED)
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import (
     Http404,
     HttpRequest,
@@ -97,7 +98,12 @@ _MATCH_FIELDS = (
 
 
 def _lobby(
-    request: HttpRequest, *, typed: dict[str, str] | None = None, refused: Any = None
+    request: HttpRequest,
+    *,
+    typed: dict[str, str] | None = None,
+    refused: Any = None,
+    arrange_typed: dict[str, str] | None = None,
+    arrange_refused: Any = None,
 ) -> HttpResponse:
     me = Player.of_user(request.user)
     context: dict[str, Any] = {
@@ -120,8 +126,17 @@ def _lobby(
         pending = selectors.invitation_list(player=me, status=MatchInvitation.Status.PENDING)
         context["received"] = [i for i in pending if i.invitee_id == me.pk]
         context["sent"] = [i for i in pending if i.inviter_id == me.pk]
+    if request.user.is_staff:
+        # Staff arrange matches between two players (match_arrange_page), with or
+        # without a player of their own.
+        context["arrange_players"] = [
+            p for p in players_selectors.player_list_with_login() if not p.bot
+        ]
+        context["arrange_typed"] = arrange_typed or {"length": "5", "start": "1"}
+        context["arrange_refused"] = arrange_refused
+    refusal = refused or arrange_refused
     return render(
-        request, "games/lobby.html", context, status=200 if refused is None else refused.status
+        request, "games/lobby.html", context, status=200 if refusal is None else refusal.status
     )
 
 
@@ -502,42 +517,12 @@ def match_create_page(request: HttpRequest) -> HttpResponse:
     typed = {name: post.get(name, "") for name in _MATCH_FIELDS}
     try:
         me = Player.of_user_or_refuse(request.user)
-        try:
-            opponent_id = int(post.get("opponent", ""))
-        except ValueError:
-            raise ValidationFailed(
-                "invalid_opponent", _("Choose an opponent."), extra={"field": "opponent"}
-            ) from None
-        try:
-            length = int(post.get("length", "5"))
-        except ValueError:
-            raise ValidationFailed(
-                "invalid_length",
-                _("The match length must be a number."),
-                extra={"field": "length"},
-            ) from None
-        try:
-            opponent = players_selectors.player_get(player_id=opponent_id)
-        except NotFound as exc:
-            exc.extra = {"field": "opponent"}
-            raise
-        rules: dict[str, Any] = {}
-        if post.get("variant") in ("nackgammon", "acey-deucey"):
-            rules["variant"] = post["variant"]
-        clock = post.get("clock") or None
-        if clock is not None and post.get("timeout_result") == "match":
-            rules["timeout_result"] = "match"
-        if length == 0:
-            for option in ("jacoby", "beavers"):
-                if post.get(option):
-                    rules[option] = True
+        terms = _match_terms(post)
+        opponent = _player_field(post, "opponent", _("Choose an opponent."))
         invitation = invitations.invitation_send(
             inviter=me,
             invitee=opponent,
-            length=length,
-            rules=rules,
-            clock=clock,
-            timeout_claim=post.get("timeout_claim", "claim") == "claim",
+            **terms,
             created_by=request.user,
             bot_level=post.get("bot_level", "") if opponent.bot else "",
         )
@@ -553,6 +538,83 @@ def match_create_page(request: HttpRequest) -> HttpResponse:
         _("%(name)s is invited: the match starts when they accept.") % {"name": opponent.name},
     )
     return redirect("games:match", match_id=invitation.match_id)
+
+
+def _player_field(post: Any, field: str, missing: str) -> Player:
+    """The player chosen in the form's ``field`` (400 ``invalid_<field>``, 404 with the
+    field marked)."""
+    try:
+        player_id = int(post.get(field, ""))
+    except ValueError:
+        raise ValidationFailed(f"invalid_{field}", missing, extra={"field": field}) from None
+    try:
+        return players_selectors.player_get(player_id=player_id)
+    except NotFound as exc:
+        exc.extra = {"field": field}
+        raise
+
+
+def _match_terms(post: Any) -> dict[str, Any]:
+    """A new match's length, rules, clock and timeout claim from the lobby's forms."""
+    try:
+        length = int(post.get("length", "5"))
+    except ValueError:
+        raise ValidationFailed(
+            "invalid_length",
+            _("The match length must be a number."),
+            extra={"field": "length"},
+        ) from None
+    rules: dict[str, Any] = {}
+    if post.get("variant") in ("nackgammon", "acey-deucey"):
+        rules["variant"] = post["variant"]
+    clock = post.get("clock") or None
+    if clock is not None and post.get("timeout_result") == "match":
+        rules["timeout_result"] = "match"
+    if length == 0:
+        for option in ("jacoby", "beavers"):
+            if post.get(option):
+                rules[option] = True
+    return {
+        "length": length,
+        "rules": rules,
+        "clock": clock,
+        "timeout_claim": post.get("timeout_claim", "claim") == "claim",
+    }
+
+
+#: The staff's arrange form's fields, given back as typed when the match is refused.
+_ARRANGE_FIELDS = ("player1", "player2", "length", "variant", "clock", "start")
+
+
+@login_required
+@require_POST
+def match_arrange_page(request: HttpRequest) -> HttpResponse:
+    """The lobby's form for staff: arrange a match between two players, as the API's
+    ``POST /api/v1/matches/`` does (no invitation; started at once when asked). Staff
+    need no player of their own; others get 403. Refused, the lobby comes back (400)
+    with the form as typed and the field at fault marked."""
+    if not request.user.is_staff:
+        raise DjangoPermissionDenied
+    post = request.POST
+    typed = {name: post.get(name, "") for name in _ARRANGE_FIELDS}
+    try:
+        player1 = _player_field(post, "player1", _("Choose the first player."))
+        player2 = _player_field(post, "player2", _("Choose the second player."))
+        match = services.match_arrange(
+            player1=player1,
+            player2=player2,
+            start=bool(post.get("start")),
+            **_match_terms(post),
+            created_by=request.user,
+        )
+    except ApplicationError as exc:
+        return _lobby(request, arrange_typed=typed, arrange_refused=exc)
+    messages.success(
+        request,
+        _("The match of %(player1)s and %(player2)s is arranged.")
+        % {"player1": player1.name, "player2": player2.name},
+    )
+    return redirect("games:match", match_id=match.pk)
 
 
 @login_required

@@ -123,6 +123,44 @@ def _clock_settings(clock: str | Mapping[str, Any] | None) -> ClockSettings | No
     return settings_from_dict(clock)
 
 
+def match_arrange(
+    *,
+    player1: Player,
+    player2: Player,
+    start: bool,
+    length: int,
+    rules: Mapping[str, Any] | None = None,
+    clock: str | Mapping[str, Any] | None = None,
+    timeout_claim: bool = True,
+    created_by: Any = None,
+) -> Match:
+    """A match staff arrange between two players, as a director does (the API's
+    ``POST /api/v1/matches/`` and the lobby's form for staff): no invitation; created
+    and, with ``start``, started in one transaction, so a start that is refused leaves no
+    match. Staff need no player of their own for it. The computer opponent plays only a
+    member who invites it (400 ``bot_invitation_only``)."""
+    for field, player in (("player1", player1), ("player2", player2)):
+        if player.bot:
+            raise ValidationFailed(
+                "bot_invitation_only",
+                _("The computer opponent plays only a member who invites it."),
+                extra={"field": field},
+            )
+    with transaction.atomic():
+        match = match_create(
+            player1=player1,
+            player2=player2,
+            length=length,
+            rules=rules,
+            clock=clock,
+            timeout_claim=timeout_claim,
+            created_by=created_by,
+        )
+        if start:
+            match_start(match_id=match.pk)
+    return match
+
+
 def match_start(*, match_id: int, by: Player | None = None, dice: DiceSource = SYSTEM_DICE) -> Game:
     """Start a waiting match: game 1 and its opening roll (R3). ``by`` (when given)
     must be one of the match's players. A match its invitee has not accepted yet waits

@@ -130,6 +130,30 @@ def test_staff_may_arrange_a_match_between_two_others(anna, bence):
     assert arranged.json()["status"] == "playing" and arranged.json()["invitation"] is None
 
 
+def test_staff_without_a_player_may_arrange_a_match_between_two_others(anna, bence):
+    """Issue 30, the probe: staff with no player of their own got 403 ``no_player``
+    here, though the README says staff may arrange a match between two others."""
+    staff = api_client(UserFactory(username="director", is_staff=True))
+    arranged = _create(staff, anna, bence, start=True)
+    assert arranged.status_code == 201, arranged.json()
+    assert arranged.json()["status"] == "playing" and arranged.json()["invitation"] is None
+    waiting = _create(staff, anna, PlayerFactory(name="Cili"))
+    assert waiting.status_code == 201 and waiting.json()["status"] == "waiting"
+    # Refusals keep their codes and leave nothing behind.
+    before = _state()
+    same = _create(staff, anna, anna)
+    assert (same.status_code, same.json()["code"]) == (400, "same_player")
+    bot = PlayerFactory(name="gnubg", bot="gnubg")
+    refused = _create(staff, anna, bot)
+    assert (refused.status_code, refused.json()["code"]) == (400, "bot_invitation_only")
+    assert _state() == before
+
+
+def test_a_user_without_a_player_who_is_not_staff_still_gets_no_player(anna, bence):
+    response = _create(api_client(UserFactory()), anna, bence)
+    assert (response.status_code, response.json()["code"]) == (403, "no_player")
+
+
 def test_the_schema_lists_the_invitation_operations_and_refusals():
     paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
     assert {"400", "401", "403", "409"} <= set(paths["/api/v1/matches/"]["post"]["responses"])

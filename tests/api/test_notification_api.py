@@ -144,6 +144,23 @@ def test_login_and_a_player_are_required():
     assert response.json()["code"] == "no_player"
 
 
+def test_an_account_without_a_player_reads_an_empty_list():
+    """Issue 30, the probe: staff without a player got 403 ``no_player`` reading their
+    notifications. They have none: an empty page. Choosing channels (stored on the
+    player) stays refused."""
+    for user in (UserFactory(is_staff=True), UserFactory()):
+        response = _client(user).get("/api/v1/notifications/")
+        assert response.status_code == 200
+        assert response.json() == {
+            "count": 0,
+            "unread_count": 0,
+            "next": None,
+            "previous": None,
+            "results": [],
+        }
+        assert _client(user).get("/api/v1/notifications/?unread=true").json()["results"] == []
+
+
 def test_the_schema_describes_the_endpoints_and_their_errors(api):
     schema = api.get("/api/schema/", {"format": "json"}).json()
     paths = schema["paths"]

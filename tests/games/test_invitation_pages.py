@@ -154,3 +154,52 @@ def test_the_lobby_of_a_player_costs_a_bounded_number_of_queries(
         html = client.get("/matches/").content.decode()
     assert html.count('class="invitation received"') == 5
     assert html.count('class="invitation sent"') == 5
+
+
+# ---------------------------------------------------------------- staff arrange (issue 30)
+def _arrange(client, a, b, **extra):
+    return client.post(
+        "/matches/arrange/", {"player1": a.pk, "player2": b.pk, "length": "5", **extra}
+    )
+
+
+def test_staff_without_a_player_arrange_a_match_from_the_lobby(client, anna, bence):
+    """The probe: staff with no player of their own could not arrange a match (403
+    ``no_player``), though the README says they may. The lobby offers them the form;
+    the match is created (started when asked), with no invitation."""
+    client.force_login(UserFactory(username="director", is_staff=True))
+    client.cookies["django_language"] = "en"
+    lobby = client.get("/matches/").content.decode()
+    assert 'id="arrange-match"' in lobby and 'name="opponent"' not in lobby
+    assert "Log in" not in lobby[lobby.index("<main") :]
+    response = _arrange(client, anna, bence, start="1")
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert response["Location"] == f"/matches/{match.pk}/"
+    assert match.status == Match.Status.PLAYING and match.created_by.username == "director"
+    assert not MatchInvitation.objects.exists()
+    response = _arrange(client, bence, anna, length="7")
+    waiting = Match.objects.exclude(pk=match.pk).get()
+    assert waiting.status == Match.Status.WAITING and waiting.length == 7
+
+
+def test_a_refused_arrangement_keeps_the_form_and_changes_nothing(client, anna, bence):
+    client.force_login(UserFactory(is_staff=True))
+    client.cookies["django_language"] = "en"
+    response = _arrange(client, anna, anna)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'id="arrange-error" data-code="same_player"' in page
+    missing = client.post("/matches/arrange/", {"player1": anna.pk, "player2": ""})
+    assert missing.status_code == 400
+    assert 'aria-invalid="true" aria-describedby="arrange-error"' in missing.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_only_staff_arrange(client, anna, bence):
+    client.force_login(UserFactory())
+    assert _arrange(client, anna, bence).status_code == 403
+    _as(client, anna)
+    assert 'id="arrange-match"' not in client.get("/matches/").content.decode()
+    assert _arrange(client, anna, bence).status_code == 403
+    assert not Match.objects.exists()

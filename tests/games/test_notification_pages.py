@@ -119,8 +119,22 @@ def test_the_pages_need_a_login_and_a_player(client):
     response = client.get("/notifications/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     client.force_login(UserFactory())
-    assert client.get("/notifications/").status_code == 403
+    # The list of an account without a player is empty (issue 30: staff read it); the
+    # channels are a player's, so choosing them still needs one.
     assert client.get("/notifications/settings/").status_code == 403
+
+
+@pytest.mark.parametrize("is_staff", [True, False])
+def test_an_account_without_a_player_reads_an_empty_list(client, is_staff):
+    """Issue 30, the probe: staff without a player got 403 on their notifications."""
+    client.force_login(UserFactory(is_staff=is_staff))
+    client.cookies["django_language"] = "en"
+    response = client.get("/notifications/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'data-testid="no-player"' in page and "receives no notifications" in page
+    assert "No notifications." in page
+    assert "Choose how you are notified" not in page  # that page needs a player
 
 
 def test_the_channel_grid_shows_the_current_choice_and_saves_a_new_one(client, anna):
