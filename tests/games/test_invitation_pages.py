@@ -172,6 +172,7 @@ def test_staff_without_a_player_arrange_a_match_from_the_lobby(client, anna, ben
     lobby = client.get("/matches/").content.decode()
     assert 'id="arrange-match"' in lobby and 'name="opponent"' not in lobby
     assert "Log in" not in lobby[lobby.index("<main") :]
+    assert 'href="/matches/import/"' in lobby  # staff import any match (README)
     response = _arrange(client, anna, bence, start="1")
     assert response.status_code == 302
     match = Match.objects.get()
