@@ -21,7 +21,7 @@ graceful_timeout = 20
 # Trust X-Forwarded-* only from nginx on this machine.
 forwarded_allow_ips = "127.0.0.1"
 # The workers' heartbeat files: in memory, not on a disk that may stall.
-worker_tmp_dir = "/dev/shm"
+worker_tmp_dir = "/dev/shm"  # noqa: S108 (systemd gives the unit its own /dev)
 # gunicorn 27's control socket would go to ~/.gunicorn, which the unit does not let it
 # write (ProtectHome, ProtectSystem=strict); nothing here uses it.
 control_socket_disable = True

@@ -18,6 +18,7 @@ file name).
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -75,9 +76,8 @@ def _exec_start(unit: str) -> list[str]:
 def _from_venv(command: list[str]) -> list[str]:
     """The unit's command with this checkout's venv instead of the installation's."""
     assert command[0].startswith(INSTALL_VENV_BIN), command
-    return [str(Path(sys.executable).parent / command[0].removeprefix(INSTALL_VENV_BIN))] + command[
-        1:
-    ]
+    program = Path(sys.executable).parent / command[0].removeprefix(INSTALL_VENV_BIN)
+    return [str(program), *command[1:]]
 
 
 def _site_on_loopback(*, nginx: int, gunicorn: int, uvicorn: int, static: Path) -> str:
@@ -181,10 +181,8 @@ class SlowClients:
     def _trickle(self) -> None:
         while not self.stop.wait(1.0):
             for s in self.sockets:
-                try:
+                with contextlib.suppress(OSError):
                     s.sendall(b" ")  # JSON whitespace: a body that is never finished
-                except OSError:
-                    pass
 
     def close(self) -> None:
         self.stop.set()
@@ -323,7 +321,10 @@ def test_nginx_site_serves_pages_api_sockets_and_static_and_holds_slow_bodies(
     site = prefix / "backgammon-club.conf"
     site.write_text(
         _site_on_loopback(
-            nginx=ports["nginx"], gunicorn=ports["gunicorn"], uvicorn=ports["uvicorn"], static=static
+            nginx=ports["nginx"],
+            gunicorn=ports["gunicorn"],
+            uvicorn=ports["uvicorn"],
+            static=static,
         )
     )
     conf = prefix / "nginx.conf"
@@ -383,7 +384,11 @@ def test_nginx_site_serves_pages_api_sockets_and_static_and_holds_slow_bodies(
             "POST",
             f"/api/v1/games/{game.pk}/actions/",
             token=mover,
-            body={"version": game.version, "action": "play", "position_id": position_id(play.result)},
+            body={
+                "version": game.version,
+                "action": "play",
+                "position_id": position_id(play.result),
+            },
         )
         assert acted.status == 200, acted.body[:500]
         event = json.loads(ws.recv(timeout=10))

@@ -55,7 +55,9 @@ def test_every_service_is_hardened_and_reads_the_environment_file() -> None:
         assert missing == [], f"{name} lacks {missing}"
         assert "WantedBy=backgammon-club.target" in lines, name
     target = (SYSTEMD / "backgammon-club.target").read_text(encoding="utf-8")
-    wanted = {w for line in target.splitlines() if line.startswith("Wants=") for w in line[6:].split()}
+    wanted = {
+        w for line in target.splitlines() if line.startswith("Wants=") for w in line[6:].split()
+    }
     assert wanted == {n.replace("@.", "@8001.") for n in units}
 
 
