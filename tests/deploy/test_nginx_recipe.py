@@ -395,6 +395,15 @@ def test_nginx_site_serves_pages_api_sockets_and_static_and_holds_slow_bodies(
         assert event["t"] == "event" and event["kind"] == "play", event
         assert event["pos"] == [1, game.version + 1]
 
+    # A body over the site's client_max_body_size (1 MiB: the largest .mat upload fits)
+    # is refused by nginx as soon as it is declared.
+    with socket.create_connection((HOST, port), timeout=10) as s:
+        s.sendall(
+            f"POST /api/v1/games/{game.pk}/actions/ HTTP/1.1\r\nHost: {HOST}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {2 * 1024 * 1024}\r\n\r\n".encode()
+        )
+        assert s.recv(64).startswith(b"HTTP/1.1 413 ")
+
     # The probe's finding: five slow bodies through nginx, /healthz answers at once.
     actions = f"/api/v1/games/{game.pk}/actions/"
     slow = SlowClients(port, actions, tokens[0])
