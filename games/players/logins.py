@@ -39,6 +39,7 @@ from games.notifications import transports
 
 log = logging.getLogger(__name__)
 
+
 def _messages(exc: ValidationError) -> str:
     return " ".join(str(m) for m in exc.messages)
 

@@ -306,7 +306,10 @@ def test_the_registrations_api_tells_each_reader_what_the_flights_page_does(even
     }
     assert read() == public
     assert read(UserPlayerFactory().user) == public  # another player: the same
-    assert read(first) == {**public, pending.pk: (names[pending.pk], "pending", ratings[pending.pk])}
+    assert read(first) == {
+        **public,
+        pending.pk: (names[pending.pk], "pending", ratings[pending.pk]),
+    }
     full = {k: (names[k], s, ratings[k]) for k, (_, s, _r) in public.items()}
     assert read(director) == full
     assert read(UserFactory(is_superuser=True)) == full
