@@ -34,9 +34,7 @@ urlpatterns = [
     path("chouette/", include("chouette.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/auth/token/", TokenApi.as_view(), name="api-token"),
-    path(
-        "api/v1/auth/password-reset/", PasswordResetApi.as_view(), name="api-password-reset"
-    ),
+    path("api/v1/auth/password-reset/", PasswordResetApi.as_view(), name="api-password-reset"),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/", include("chouette.api.urls")),

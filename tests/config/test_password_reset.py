@@ -78,7 +78,7 @@ def test_a_known_address_gets_a_link_that_works_once(client, anna, settings) -> 
         form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD + "x"}, **EN
     ).content.decode()
     second_field = re.search(r'id="id_new_password2".*?</button>', mismatch, re.S).group(0)
-    assert "didn’t match" in second_field
+    assert "The two password fields didn" in second_field
     done = client.post(
         form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}, follow=True, **EN
     )
