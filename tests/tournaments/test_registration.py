@@ -329,3 +329,23 @@ def test_the_registrations_api_tells_each_reader_what_the_flights_page_does(even
     assert read() == {}
     assert read(second) == {waiting.pk: (names[waiting.pk], "waitlisted", ratings[waiting.pk])}
     assert set(read(director)) == {pending.pk, waiting.pk}
+
+
+def test_a_draft_is_answered_by_the_api_as_nothing_is(director):
+    """A draft event and its flights are 404 to all but its directors with the code of
+    one that does not exist, so that the answer does not tell there is a draft."""
+    from tests.factories import api_client
+    from tests.tournaments.factories import EventFactory
+
+    draft = EventFactory(status="draft", director=director)
+    flight = flight_with(draft, [])
+    stranger = api_client(UserPlayerFactory().user)
+    for path, missing in (
+        (f"/api/v1/events/{draft.pk}/", "/api/v1/events/999999/"),
+        (f"/api/v1/flights/{flight.pk}/", "/api/v1/flights/999999/"),
+        (f"/api/v1/flights/{flight.pk}/registrations/", "/api/v1/flights/999999/registrations/"),
+    ):
+        hidden, absent = stranger.get(path), stranger.get(missing)
+        assert hidden.status_code == absent.status_code == 404, path
+        assert hidden.json() == absent.json(), path
+        assert api_client(director).get(path).status_code == 200, path
