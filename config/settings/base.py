@@ -349,6 +349,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "auth_token": env.str("API_TOKEN_THROTTLE_RATE", default="20/minute"),
         "login": env.str("LOGIN_THROTTLE_RATE", default="20/minute"),
+        # Asking for a password reset link (config.passwords), per client address and,
+        # apart, per e-mail address typed: each ask may send a mail.
+        "password_reset": env.str("PASSWORD_RESET_THROTTLE_RATE", default="5/hour"),
         # An event's check-in code typed (tournaments.throttles), per user.
         "check_in": env.str("CHECK_IN_THROTTLE_RATE", default="10/minute"),
         # A chouette session's join code typed or scanned (chouette.throttles), per
