@@ -178,16 +178,23 @@ def test_no_password_is_in_the_repository(demo):
     assert ignored.stdout.split() == names
 
 
-def test_the_demo_tournament_is_run_by_the_demo_director_too(demo):
+def test_the_demo_tournament_is_run_by_the_demo_director_too(demo, client):
     for n in range(len(DEMO_LOGINS), 8):
         PlayerFactory(name=f"Extra {n}")
     run()
     call_command("load_demo_tournament", stdout=StringIO())
+    call_command("load_demo_tournament", stdout=StringIO())  # again: still one director
     from tournaments.models import Event
 
     event = Event.objects.get(slug="demo-kupa")
-    assert event.is_director(get_user_model().objects.get(username=DIRECTOR_USERNAME))
+    director = get_user_model().objects.get(username=DIRECTOR_USERNAME)
+    assert event.is_director(director)
+    assert event.directors.filter(pk=director.pk).count() == 1
     assert not event.is_director(get_user_model().objects.get(username="anna"))
+    client.force_login(director)
+    assert client.get("/events/demo-kupa/manage/desk/").status_code == 200
+    client.force_login(get_user_model().objects.get(username="anna"))
+    assert client.get("/events/demo-kupa/manage/desk/").status_code in {403, 404}
 
 
 @pytest.mark.parametrize(
