@@ -21,6 +21,9 @@ env = environ.Env()
 SECRET_KEY = env.str("SECRET_KEY", default="")
 DEBUG = False
 ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=[])
+# The demo logins' password file (games.players.demo): only the one-command local run
+# names one; with None (here, so in production and the tests) no demo login is ever made.
+DEMO_LOGINS_FILE: Path | None = None
 
 INSTALLED_APPS = [
     # First, so that `runserver` is daphne's: the one-command run serves the live
