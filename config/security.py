@@ -66,10 +66,12 @@ def lockout_response(
 
 
 def refusal_page(
-    request: HttpRequest, *, message: str, retry_after: int, status: int = 429
+    request: HttpRequest, *, message: str, retry_after: int, status: int = 429, title: str = ""
 ) -> HttpResponse:
-    """The page of a refused login (locked out or throttled), with Retry-After."""
-    response = render(request, "registration/lockout.html", {"message": message}, status=status)
+    """The page of a refused login (locked out or throttled), with Retry-After; ``title``
+    for another refusal (a password reset asked too often, config.passwords)."""
+    context = {"message": message, "title": title}
+    response = render(request, "registration/lockout.html", context, status=status)
     response["Retry-After"] = str(retry_after)
     return response
 

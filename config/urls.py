@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from games import views as games_views
 
 from .health import favicon, healthz
+from .passwords import PasswordResetApi, PasswordResetConfirmView, PasswordResetView
 from .security import LoginView
 from .tokens import TokenApi
 
@@ -17,6 +18,13 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     # Django's login page, throttled per address (config.security); the rest as Django's.
     path("accounts/login/", LoginView.as_view(), name="login"),
+    # A forgotten password, throttled and mailed as ours (config.passwords).
+    path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("ratings/club-results/", include("games.ratings.urls")),
     path("", include("games.urls")),
@@ -26,6 +34,7 @@ urlpatterns = [
     path("chouette/", include("chouette.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/auth/token/", TokenApi.as_view(), name="api-token"),
+    path("api/v1/auth/password-reset/", PasswordResetApi.as_view(), name="api-password-reset"),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/", include("chouette.api.urls")),

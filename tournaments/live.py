@@ -16,9 +16,12 @@ fetches itself again and swaps its live regions.
     desk, the night view): touched with both of the above, and alone by a check-in or a
     payment (:func:`desk_changed`), which no public page shows.
 
-Who may follow them: ``flight`` and ``event`` anyone, as those pages are public (a flight
-or event that does not exist is refused); ``desk`` only the event's directors (and
-superusers), as its pages are (``tournaments.pages.director.director_required``).
+Who may follow them: ``flight`` and ``event`` whoever may see those pages: anyone once
+the event is published, only its directors (and superusers) while it is a draft, whose
+pages answer 404 to everyone else (``tournaments.selectors.event_visible``); a draft's
+topics are refused to the others as one that does not exist is, so a socket tells no more
+than the page. ``desk`` only the event's directors (and superusers), as its pages are
+(``tournaments.pages.director.director_required``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from games.errors import NotFound, PermissionDenied
 from games.live import publish
 from games.live.topics import int_key, register_topic
 from tournaments.models import Event, Flight
+from tournaments.selectors import event_visible
 
 
 def flight_topic(flight_id: int) -> str:
@@ -64,12 +68,14 @@ def desk_changed(event_id: int) -> None:
 
 # ====================================================================== the topics
 def flight_authorize(user: Any, key: str) -> None:
-    if not Flight.objects.filter(pk=int_key(key)).exists():
+    flight = Flight.objects.filter(pk=int_key(key)).select_related("event").first()
+    if flight is None or not event_visible(flight.event, user):
         raise NotFound("flight_not_found", _("There is no flight with this id."))
 
 
 def event_authorize(user: Any, key: str) -> None:
-    if not Event.objects.filter(pk=int_key(key)).exists():
+    event = Event.objects.filter(pk=int_key(key)).first()
+    if event is None or not event_visible(event, user):
         raise NotFound("event_not_found", _("There is no event with this id."))
 
 

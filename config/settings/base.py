@@ -21,6 +21,9 @@ env = environ.Env()
 SECRET_KEY = env.str("SECRET_KEY", default="")
 DEBUG = False
 ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=[])
+# The demo logins' password file (games.players.demo): only the one-command local run
+# names one; with None (here, so in production and the tests) no demo login is ever made.
+DEMO_LOGINS_FILE: Path | None = None
 
 INSTALLED_APPS = [
     # First, so that `runserver` is daphne's: the one-command run serves the live
@@ -396,6 +399,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "auth_token": env.str("API_TOKEN_THROTTLE_RATE", default="20/minute"),
         "login": env.str("LOGIN_THROTTLE_RATE", default="20/minute"),
+        # Asking for a password reset link (config.passwords), per client address and,
+        # apart, per e-mail address typed: each ask may send a mail.
+        "password_reset": env.str("PASSWORD_RESET_THROTTLE_RATE", default="5/hour"),
         # An event's check-in code typed (tournaments.throttles), per user.
         "check_in": env.str("CHECK_IN_THROTTLE_RATE", default="10/minute"),
         # A chouette session's join code typed or scanned (chouette.throttles), per

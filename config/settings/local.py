@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .base import *
 from .base import (
+    BASE_DIR,
     DATABASE_URL_DEFAULT,
     GNUBG_PROGRAM,
     REDIS_URL,
@@ -19,9 +20,15 @@ from .base import (
 
 DEBUG = True
 SECRET_KEY = env.str("SECRET_KEY", default="local-development-only-not-secret")
-ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+# This machine, and the names or addresses in ALLOWED_HOSTS (comma-separated) for a phone
+# on the same network: `ADDRESS=0.0.0.0:8000 ALLOWED_HOSTS=192.168.1.20 ./dev run`.
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]", *env.list("ALLOWED_HOSTS", default=[])]
 
 DATABASES = {"default": database_from_env(DATABASE_URL_DEFAULT)}
+
+# `./dev run` gives demo players logins (manage.py demo_logins) whose passwords, made on
+# this machine, are kept here, next to db.sqlite3 (git-ignored, mode 0600).
+DEMO_LOGINS_FILE = BASE_DIR / ".demo-logins.json"
 
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL

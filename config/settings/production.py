@@ -5,7 +5,7 @@ the process at start rather than running with a guess.
 """
 
 from .base import *
-from .base import database_from_env, env, redis_channel_layer
+from .base import BASE_DIR, database_from_env, env, redis_channel_layer
 
 DEBUG = False
 SECRET_KEY = env.str("SECRET_KEY")
@@ -13,6 +13,10 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 DATABASES = {"default": database_from_env(env.str("DATABASE_URL"))}
+
+# collectstatic writes here and nginx serves it (deploy/nginx/backgammon-club.conf);
+# the web processes read its manifest (staticfiles.json) to name the hashed files.
+STATIC_ROOT = env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
 
 REDIS_URL = env.str("REDIS_URL")
 CELERY_BROKER_URL = REDIS_URL

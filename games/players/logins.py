@@ -7,14 +7,20 @@ secret of ours, is never stored, works once (setting the password changes what t
 was made from) and expires after ``PASSWORD_RESET_TIMEOUT``. The e-mail leaves through the
 notifications' mail transport (``games.notifications.transports.email_send``), in the
 club's language, as the notifications' e-mails do.
+
+The same link answers a forgotten password (issue 30): :func:`password_reset_send`, from
+the login page's "Forgot your password?" (``config.passwords``), mails it to each login
+with the address typed, in the language of the one who asked.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
@@ -30,6 +36,8 @@ from django.utils.translation import ngettext
 from games.errors import Conflict, NotFound, ValidationFailed
 from games.models import Player
 from games.notifications import transports
+
+log = logging.getLogger(__name__)
 
 
 def _messages(exc: ValidationError) -> str:
@@ -183,3 +191,46 @@ def player_invitation_send(*, player_id: int, site_url: str) -> str:
         )
     transports.email_send(to=user.email, subject=subject, body=body)
     return str(user.email)
+
+
+def password_reset_send(*, email: str, site_url: str) -> int:
+    """E-mail each login with the address ``email`` (case aside) a link to choose a new
+    password, in the active language (the request's: the one who asked). Returns how
+    many were sent, for the tests and the log only: the caller answers the same whatever
+    it is, so that nobody learns from it whether an address has a login. Which logins:
+    Django's rule (``PasswordResetForm.get_users``): active, with a usable password (an
+    invited player who has not chosen one yet asks the director for a new invitation). A
+    mail server that refuses or is down is logged, not told (telling would say the
+    address is known), as Django's own reset form does."""
+    days = max(1, settings.PASSWORD_RESET_TIMEOUT // 86400)
+    sent = 0
+    for user in PasswordResetForm().get_users(email):
+        username = user.get_username()
+        subject = _("%(club)s: a new password") % {"club": settings.CLUB_NAME}
+        body = "\n\n".join(
+            [
+                _("Hello %(username)s,") % {"username": username},
+                _(
+                    "someone, we hope you, asked for a new password for your login "
+                    "“%(username)s” at %(club)s."
+                )
+                % {"username": username, "club": settings.CLUB_NAME},
+                _("Choose your new password here:")
+                + "\n"
+                + invitation_link(user=user, site_url=site_url),
+                ngettext(
+                    "The link works once, for %(days)d day.",
+                    "The link works once, for %(days)d days.",
+                    days,
+                )
+                % {"days": days},
+                _("If you did not ask for it, ignore this e-mail: your password stays as it is."),
+            ]
+        )
+        try:
+            transports.email_send(to=user.email, subject=subject, body=body)
+        except transports.DeliveryError:
+            log.exception("could not send the password reset e-mail of user %s", user.pk)
+            continue
+        sent += 1
+    return sent

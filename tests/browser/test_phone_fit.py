@@ -198,6 +198,7 @@ NOT_PAGES: dict[str, str] = {
     "favicon": "no icon (an empty answer)",
     "set_language": "a POST that redirects (the header's language switch)",
     "api-token": "API",
+    "api-password-reset": "API",
     "api-schema": "the OpenAPI schema (YAML)",
     "games:match-export": ".mat file",
     "games:game-board": "SVG image",

@@ -147,19 +147,23 @@ def _views() -> list[Any]:
 
 
 def test_every_throttle_of_the_project_counts_atomically():
-    """The API's throttled views (the token, check-in, chouette join, analysis) and the
-    pages' throttles (login, the codes typed on pages) all derive from the atomic base;
+    """The API's throttled views (the token, password reset, check-in, chouette join,
+    analysis) and the pages' throttles (login, the reset per e-mail address, the codes
+    typed on pages) all derive from the atomic base;
     no default throttle is configured behind their back."""
     from chouette.throttles import JoinThrottle
+    from config.passwords import PasswordResetEmailThrottle, PasswordResetThrottle
     from games.analysis.api import AnalysisThrottle
     from tournaments.throttles import CheckInThrottle
 
     assert not settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_CLASSES")
     throttled = {t for view in _views() for t in getattr(view, "throttle_classes", [])}
     assert {TokenThrottle, JoinThrottle, CheckInThrottle, AnalysisThrottle} <= throttled
-    for throttle in throttled | {LoginThrottle}:
+    assert PasswordResetThrottle in throttled
+    pages = {LoginThrottle, PasswordResetEmailThrottle}
+    for throttle in throttled | pages:
         assert issubclass(throttle, AtomicRateThrottle), throttle
-    scopes = {t.scope for t in throttled | {LoginThrottle}}
+    scopes = {t.scope for t in throttled | pages}
     assert scopes == set(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
 
 

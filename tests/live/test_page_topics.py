@@ -72,6 +72,45 @@ def test_the_directors_desk_is_refused_to_others_and_to_anonymous(socket) -> Non
     run(scenario)
 
 
+def test_a_draft_events_topics_are_refused_as_its_pages_are(socket) -> None:
+    """Issue 30's probe: a draft event is 404 over HTTP to all but its directors, so its
+    ``event`` and its flights' ``flight`` topics are refused to the others exactly as
+    topics that do not exist (``*_not_found``); its directors and a superuser follow."""
+    event = EventFactory(status="draft")
+    director = event.directors.first()
+    flight = flight_with(event, [])
+    stranger = UserFactory()
+    root = UserFactory(is_superuser=True)
+    topics = (f"event:{event.pk}", f"flight:{flight.pk}")
+
+    async def scenario():
+        for who in (AnonymousUser(), stranger):
+            ws = await socket(who).open()
+            for topic in topics:
+                refused = await _watch(ws, topic)
+                assert refused["t"] == "refused", (who, topic)
+                assert refused["code"] == topic.split(":")[0] + "_not_found", refused
+            await ws.close()
+        for who in (director, root):
+            ws = await socket(who).open()
+            for topic in topics:
+                assert await _watch(ws, topic) == {"t": "watching", "topic": topic}
+            await ws.close()
+
+    run(scenario)
+    # Published, the same topics are anyone's (as the pages are).
+    event.status = "running"
+    event.save(update_fields=["status"])
+
+    async def published():
+        ws = await socket(AnonymousUser()).open()
+        for topic in topics:
+            assert (await _watch(ws, topic))["t"] == "watching", topic
+        await ws.close()
+
+    run(published)
+
+
 def test_a_users_topic_is_theirs_alone(socket) -> None:
     anna, bence = UserFactory(), UserFactory()
 

@@ -277,3 +277,75 @@ def test_registrations_are_not_in_season_points_or_the_player_page(event, direct
     assert len(players) == 2
     assert selectors.player_placings(player_id=waiting.player.pk) == []
     assert selectors.player_placings(player_id=refused.player.pk) == []
+
+
+def test_the_registrations_api_tells_each_reader_what_the_flights_page_does(event, director):
+    """Issue 30's probe: the registrations to confirm (names, ratings, statuses) were
+    anyone's through the API. Now the event's directors read them in full; anyone else
+    the names and statuses the public page lists, a rating only on their own; a draft
+    event's flight is 404 but to its directors; once drawn, the public list is empty."""
+    from tests.factories import api_client
+    from tests.tournaments.factories import EventFactory
+
+    flight = open_flight(event, director, capacity=3, players=rated_players(2))
+    first, second = player_users(2)
+    pending = entry_self_register(flight_id=flight.pk, by=first)
+    waiting = entry_self_register(flight_id=flight.pk, by=second)
+    url = f"/api/v1/flights/{flight.pk}/registrations/"
+
+    def read(user=None):
+        answer = api_client(user).get(url)
+        assert answer.status_code == 200, answer.content
+        return {row["id"]: (row["name"], row["status"], row["rating"]) for row in answer.json()}
+
+    names = {pending.pk: first.player.name, waiting.pk: second.player.name}
+    ratings = {pending.pk: str(pending.rating), waiting.pk: str(waiting.rating)}
+    public = {
+        pending.pk: (names[pending.pk], "pending", None),
+        waiting.pk: (names[waiting.pk], "waitlisted", None),
+    }
+    assert read() == public
+    assert read(UserPlayerFactory().user) == public  # another player: the same
+    assert read(first) == {
+        **public,
+        pending.pk: (names[pending.pk], "pending", ratings[pending.pk]),
+    }
+    full = {k: (names[k], s, ratings[k]) for k, (_, s, _r) in public.items()}
+    assert read(director) == full
+    assert read(UserFactory(is_superuser=True)) == full
+
+    # A draft event's flight: not there for the public, as its page is not.
+    draft = EventFactory(status="draft", director=director)
+    hidden = open_flight(draft, director)
+    entry_self_register(flight_id=hidden.pk, by=first)
+    hidden_url = f"/api/v1/flights/{hidden.pk}/registrations/"
+    for user in (None, first, UserPlayerFactory().user):
+        answer = api_client(user).get(hidden_url)
+        assert answer.status_code == 404 and answer.json()["code"] == "flight_not_found"
+    assert len(api_client(director).get(hidden_url).json()) == 1
+
+    # Drawn, the page shows no registration: the public list is empty, yours stays yours.
+    flight_draw(flight_id=flight.pk, by=director)
+    assert read() == {}
+    assert read(second) == {waiting.pk: (names[waiting.pk], "waitlisted", ratings[waiting.pk])}
+    assert set(read(director)) == {pending.pk, waiting.pk}
+
+
+def test_a_draft_is_answered_by_the_api_as_nothing_is(director):
+    """A draft event and its flights are 404 to all but its directors with the code of
+    one that does not exist, so that the answer does not tell there is a draft."""
+    from tests.factories import api_client
+    from tests.tournaments.factories import EventFactory
+
+    draft = EventFactory(status="draft", director=director)
+    flight = flight_with(draft, [])
+    stranger = api_client(UserPlayerFactory().user)
+    for path, missing in (
+        (f"/api/v1/events/{draft.pk}/", "/api/v1/events/999999/"),
+        (f"/api/v1/flights/{flight.pk}/", "/api/v1/flights/999999/"),
+        (f"/api/v1/flights/{flight.pk}/registrations/", "/api/v1/flights/999999/registrations/"),
+    ):
+        hidden, absent = stranger.get(path), stranger.get(missing)
+        assert hidden.status_code == absent.status_code == 404, path
+        assert hidden.json() == absent.json(), path
+        assert api_client(director).get(path).status_code == 200, path

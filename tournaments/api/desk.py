@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
@@ -20,6 +19,7 @@ from rest_framework.views import APIView
 
 from games.api.common import ErrorOutput, error_responses
 from games.errors import NotFound
+from games.models import Player
 from tournaments import selectors
 from tournaments.models import Entry, Event, Flight
 from tournaments.services import desk, registration
@@ -102,6 +102,25 @@ class RegistrationSettingsOutput(serializers.ModelSerializer):
         model = Flight
         fields = ["id", "self_registration", "capacity", "version"]
         read_only_fields = fields
+
+
+class RegistrationOutput(EntryOutput):
+    """A registration as :class:`FlightRegistrationsApi` lists it: the entry's shape, with
+    the rating only for whom may see it (see there)."""
+
+    rating = serializers.DecimalField(
+        max_digits=7,
+        decimal_places=2,
+        allow_null=True,
+        read_only=True,
+        help_text="the rating at registration; null unless you direct the event or it is yours",
+    )
+
+    def to_representation(self, instance: Entry) -> dict[str, Any]:
+        body = super().to_representation(instance)
+        if not self.context.get("full") and instance.player_id != self.context.get("me"):
+            body["rating"] = None
+        return body
 
 
 class DrawnOutput(serializers.Serializer):
@@ -224,14 +243,30 @@ class FlightRegisterApi(APIView):
 
 class FlightRegistrationsApi(APIView):
     """The flight's registrations to confirm and its waitlist, in registration order.
-    ``POST`` (its directors): open or close it for self-registration, with its places."""
+    ``POST`` (its directors): open or close it for self-registration, with its places.
+
+    ``GET`` tells each reader what the flight's page does (issue 30: it told anyone
+    everything, ratings too): its directors (and superusers) every registration in full;
+    anyone else the names and statuses the public page lists while the flight takes
+    registrations (nothing once drawn), with a rating only on their own registration,
+    which they always see. A draft event's flight is 404 but to its directors, as its
+    page is."""
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: EntryOutput(many=True), 404: ErrorOutput})
+    @extend_schema(responses={200: RegistrationOutput(many=True), 404: ErrorOutput})
     def get(self, request: Request, flight_id: int) -> Response:
-        flight = get_object_or_404(Flight, pk=flight_id)
-        return Response(EntryOutput(selectors.flight_waitlist(flight=flight), many=True).data)
+        flight = Flight.objects.select_related("event").filter(pk=flight_id).first()
+        if flight is None or not selectors.event_visible(flight.event, request.user):
+            raise NotFound("flight_not_found", _("There is no flight with this id."))
+        rows = selectors.flight_waitlist(flight=flight)
+        full = flight.event.is_director(request.user)
+        me = Player.of_user(request.user)
+        mine = me.pk if me is not None else None
+        if not full and flight.status != Flight.Status.REGISTRATION:
+            rows = [e for e in rows if e.player_id == mine]
+        context = {"full": full, "me": mine}
+        return Response(RegistrationOutput(rows, many=True, context=context).data)
 
     @extend_schema(
         request=RegistrationSettingsInput, responses={200: RegistrationSettingsOutput, **ERRORS}

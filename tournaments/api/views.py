@@ -126,19 +126,24 @@ class EventListApi(generics.ListAPIView):
 
 
 def _event_output(event_id: int, viewer: Any) -> Response:
-    event = get_object_or_404(
-        _events().prefetch_related(Prefetch("flights", Flight.objects.order_by("id"))),
-        pk=event_id,
+    event = (
+        _events()
+        .prefetch_related(Prefetch("flights", Flight.objects.order_by("id")))
+        .filter(pk=event_id)
+        .first()
     )
-    if not selectors.event_visible(event, viewer):
+    # A draft is answered as one that does not exist: the same code, so that a 404 does
+    # not tell that there is a draft behind it (issue 30).
+    if event is None or not selectors.event_visible(event, viewer):
         raise NotFound("event_not_found", _("There is no event with this id."))
     return Response(EventDetailOutput(event).data)
 
 
 def _visible_flight(request: Request, flight_id: int) -> Flight:
-    """The flight, unless its event is a draft the user does not direct (404)."""
-    flight = get_object_or_404(Flight.objects.select_related("event"), pk=flight_id)
-    if not selectors.event_visible(flight.event, request.user):
+    """The flight, unless its event is a draft the user does not direct (404, as one that
+    does not exist)."""
+    flight = Flight.objects.select_related("event").filter(pk=flight_id).first()
+    if flight is None or not selectors.event_visible(flight.event, request.user):
         raise NotFound("flight_not_found", _("There is no flight with this id."))
     return flight
 

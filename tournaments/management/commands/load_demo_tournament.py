@@ -5,10 +5,11 @@ knockout to 5 points (semi-finals 7, final 9), drawn by rating, with the first r
 played, so the event, bracket, director and player pages have something to show (the
 services store the places as the results come: the main draw's first-round losers share
 5-8 and play on in the consolation). The event's director is the user ``demo-director``
-(no password: give one in the admin to log in as the director). Safe to run again: an
-existing demo event is left as it is. Money (issue 17): a 3000 HUF entry fee, 10 % to
-the house, the format's split (main 40/25, consolation 25/10), and a 1000 HUF side pool
-of four players (the entry fees' paid flags are the desk's to tick).
+(no password), and the demo club's director login (``demo_logins``, games.players.demo),
+when there is one, is a director of it too, to try the desk. Safe to run again: an
+existing demo event is left as it is (but for that director). Money (issue 17): a 3000
+HUF entry fee, 10 % to the house, the format's split (main 40/25, consolation 25/10), and
+a 1000 HUF side pool of four players (the entry fees' paid flags are the desk's to tick).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Player
+from games.players.demo import DIRECTOR_USERNAME
 from tournaments.models import Event, TournamentMatch
 from tournaments.services.draw import flight_draw
 from tournaments.services.entries import entry_register
@@ -38,7 +40,9 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args: object, **options: object) -> None:
-        if Event.objects.filter(slug=SLUG).exists():
+        event = Event.objects.filter(slug=SLUG).first()
+        if event is not None:
+            self._demo_director(event)
             self.stdout.write("Demo tournament already there.")
             return
         players = list(Player.objects.order_by("-rating")[:8])
@@ -79,4 +83,17 @@ class Command(BaseCommand):
         ).order_by("index")
         for row, (a, b) in zip(first, ROUND_ONE, strict=False):
             result_enter(match_id=row.pk, by=director, score_a=a, score_b=b)
+        self._demo_director(event)
         self.stdout.write(f"Demo tournament ready: /events/{SLUG}/")
+
+    def _demo_director(self, event: Event) -> None:
+        """The demo director login (``manage.py demo_logins``, local run only) runs the
+        event too: its desk and director pages are there to try. Only that login, and
+        only while it is a demo player's: a user of that name elsewhere is not made one."""
+        user = (
+            get_user_model()
+            .objects.filter(username=DIRECTOR_USERNAME, is_staff=True, player__isnull=False)
+            .first()
+        )
+        if user is not None:
+            event.directors.add(user)
