@@ -220,6 +220,7 @@ POST_ONLY: set[str] = {
     "logout",
     "club-results:void",
     "games:match-create",
+    "games:match-arrange",
     "games:invitation-accept",
     "games:invitation-decline",
     "games:invitation-withdraw",
