@@ -17,6 +17,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     # Django's login page, throttled per address (config.security); the rest as Django's.
     path("accounts/login/", LoginView.as_view(), name="login"),
+    # Players' own sign-up and staff's decisions (issue 30: games.players.signup).
+    path("accounts/", include("games.players.signup.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("ratings/club-results/", include("games.ratings.urls")),
     path("", include("games.urls")),
@@ -26,6 +28,7 @@ urlpatterns = [
     path("chouette/", include("chouette.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/auth/token/", TokenApi.as_view(), name="api-token"),
+    path("api/v1/", include("games.players.signup.api_urls")),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/", include("chouette.api.urls")),
