@@ -135,7 +135,7 @@ def staff_waiting_send(*, signup: SignUp, addresses: Iterable[str], site_url: st
             % {"name": signup.name, "username": signup.username}
         ]
         if signup.claim_id is not None:
-            lines.append(_("They say they are the player %(player)s.") % {"player": signup.name})
+            lines.append(_("They say they are the club's player of this name."))
         lines.append(_("Approve or refuse here:") + "\n" + link)
     for address in addresses:
         _quietly(address, subject, "\n\n".join(lines))

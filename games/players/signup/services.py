@@ -139,7 +139,8 @@ def signup_check(
         )
     # The username's rules and the password validators are the admin's (issue 18).
     player_login_check(player=None, username=username, email=email, password=password, invite=False)
-    return clean, player
+    # A claim is under the club's spelling of the name ("kovacs anna" claims Kovács Anna).
+    return (player.name if player is not None else clean), player
 
 
 @dataclass(frozen=True)

@@ -85,9 +85,7 @@ def test_the_forms_errors_are_at_their_fields_and_nothing_is_written(client) -> 
 def test_a_name_of_a_player_without_a_login_offers_the_claim(client) -> None:
     services.club_settings_set_signup(mode="open")
     PlayerFactory(name="Kovács Anna")
-    first = client.post(
-        "/accounts/signup/", {**FORM, "name": "kovacs anna"}, **EN
-    ).content.decode()
+    first = client.post("/accounts/signup/", {**FORM, "name": "kovacs anna"}, **EN).content.decode()
     assert "I am the player Kovács Anna" in first and 'name="claim"' in first
     assert not SignUp.objects.exists()
     client.post("/accounts/signup/", {**FORM, "name": "kovacs anna", "claim": "on"}, **EN)

@@ -128,6 +128,7 @@ def test_a_claim_is_never_granted_without_staff_even_when_open(staff) -> None:
     _sign_up(name="kovacs anna", username="anna", email="anna@example.org", claim=True)
     signup = _confirm(mail.outbox[0]).signup
     assert signup.state == "waiting" and signup.claim == anna
+    assert signup.name == "Kovács Anna"  # the club's spelling, not the typed one
     anna.refresh_from_db()
     assert anna.user is None
     services.signup_approve(signup_id=signup.pk, by=staff, site_url=SITE)
