@@ -55,8 +55,7 @@ def _confirm(message):
 
 @pytest.fixture
 def staff():
-    user = UserFactory(username="boss", is_staff=True, email="boss@example.org")
-    return user
+    return UserFactory(username="boss", is_staff=True, email="boss@example.org")
 
 
 def test_the_setting_is_off_by_default_and_refuses_a_sign_up() -> None:
