@@ -192,3 +192,22 @@ def test_the_schema_has_the_sign_up_endpoints() -> None:
     ):
         assert path in schema["paths"], path
     assert "429" in schema["paths"]["/api/v1/auth/signup/"]["post"]["responses"]
+
+
+def test_resend_answers_the_same_for_any_address_and_is_throttled(wall) -> None:
+    services.club_settings_set_signup(mode="open")
+    _post(BODY)
+    wall.advance(seconds=61)
+    client = api_client()
+    known = client.post("/api/v1/auth/signup/resend/", {"email": "lili@example.org"})
+    unknown = client.post("/api/v1/auth/signup/resend/", {"email": "who@example.org"})
+    assert known.status_code == unknown.status_code == 202
+    assert known.json() == unknown.json()
+    assert [m.to for m in mail.outbox] == [["lili@example.org"]] * 2
+    missing = client.post("/api/v1/auth/signup/resend/", {}, format="json")
+    assert missing.status_code == 400 and missing.json()["code"] == "invalid"
+    rate = int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["signup"].split("/")[0])
+    for _i in range(rate - 4):  # one sign-up and three resends counted already
+        client.post("/api/v1/auth/signup/resend/", {"email": "who@example.org"})
+    refused = client.post("/api/v1/auth/signup/resend/", {"email": "lili@example.org"})
+    assert refused.status_code == 429 and refused.json()["code"] == "throttled"

@@ -94,6 +94,46 @@ class SignupApi(APIView):
         )
 
 
+class ResendInput(serializers.Serializer):
+    email = serializers.CharField(max_length=254)
+
+
+class SignupResendApi(APIView):
+    """The confirmation link again, to an address with a sign-up waiting for it (at most
+    once a minute). The same answer for any address: it tells nobody which signed up."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [SignupThrottle]
+
+    @extend_schema(
+        request=ResendInput,
+        responses={
+            202: SignupSentOutput,
+            **error_responses(
+                {
+                    400: "`invalid`: no `email`.",
+                    429: "`throttled`: counted with the sign-ups from this address.",
+                }
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = ResendInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.signup_resend(email=data.validated_data["email"], site_url=_site_url(request))
+        return Response(
+            {
+                "state": "confirmation_sent",
+                "detail": _(
+                    "If a sign-up at that address waits for its confirmation, a new link is "
+                    "on its way (at most one a minute)."
+                ),
+            },
+            status=status.HTTP_202_ACCEPTED,
+        )
+
+
 class ClaimOutput(serializers.Serializer):
     id = serializers.IntegerField(source="player.pk")
     name = serializers.CharField(source="player.name")

@@ -7,6 +7,7 @@ from games.players.signup import api
 
 urlpatterns = [
     path("auth/signup/", api.SignupApi.as_view(), name="api-signup"),
+    path("auth/signup/resend/", api.SignupResendApi.as_view(), name="api-signup-resend"),
     path("signups/", api.SignupListApi.as_view(), name="api-signup-list"),
     path(
         "signups/<int:signup_id>/approve/",

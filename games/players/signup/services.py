@@ -115,7 +115,10 @@ def signup_check(
             extra={"field": "name", "claimable": True},
         )
     if player is None:
-        pending = SignUp.objects.filter(state__in=PENDING, claim__isnull=True)
+        # Not one at this same address: that is the person again (resent their link).
+        pending = SignUp.objects.filter(state__in=PENDING, claim__isnull=True).exclude(
+            email__iexact=email.strip()
+        )
         if any(fold(other) == folded for other in pending.values_list("name", flat=True)):
             raise Conflict(
                 "name_taken",
@@ -203,9 +206,10 @@ def signup_create(
     try:
         if signup is None:
             assert owner is not None
-            pending = SignUp.objects.filter(user=owner, state=SignUp.State.UNCONFIRMED).first()
-            if pending is not None:  # their own unconfirmed sign-up: its link again
-                mails.confirmation_send(signup=pending, site_url=site_url)
+            if SignUp.objects.filter(user=owner, state=SignUp.State.UNCONFIRMED).exists():
+                # Their own sign-up, still unconfirmed: its link again, as a resend (at
+                # most once every SIGNUP_RESEND_SECONDS).
+                signup_resend(email=email, site_url=site_url)
             else:
                 mails.address_taken_send(
                     email=email,

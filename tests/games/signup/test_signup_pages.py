@@ -221,3 +221,39 @@ def test_the_admin_edits_the_one_settings_row_and_decides_sign_ups(client) -> No
     )
     assert SignUp.objects.get(pk=waiting.pk).state == "approved"
     assert User.objects.get(username="odon").player.name == "Nagy Ödön"
+
+
+def test_the_pages_speak_hungarian(client) -> None:
+    services.club_settings_set_signup(mode="approved")
+    hu = {"HTTP_ACCEPT_LANGUAGE": "hu"}
+    login = client.get("/accounts/login/", **hu).content.decode()
+    assert "Még nincs belépésed?" in login
+    page = client.get("/accounts/signup/", **hu).content.decode()
+    assert '<html lang="hu">' in page and "A neved, ahogy a kör mutassa" in page
+    client.post("/accounts/signup/", FORM, **hu)
+    (message,) = mail.outbox
+    assert "erősítsd meg a regisztrációdat" in message.subject
+    sent = client.get("/accounts/signup/sent/", **hu).content.decode()
+    assert "a kör személyzete megnézi a regisztrációdat" in sent
+
+
+def test_a_mail_server_that_is_down_keeps_the_sign_up_and_says_to_ask_again(
+    client, settings
+) -> None:
+    from tests.smtp_server import smtp_server
+
+    services.club_settings_set_signup(mode="open")
+    with smtp_server() as server:
+        port = server.port  # closed again: nothing listens there now
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", port, False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    done = client.post("/accounts/signup/", FORM, follow=True, **EN)
+    assert "The e-mail could not be sent just now" in done.content.decode()
+    assert SignUp.objects.get().state == "unconfirmed"
+    # Once the server is back, the resend form sends it.
+    with smtp_server() as server:
+        settings.EMAIL_PORT = server.port
+        SignUp.objects.update(sent_at=None)
+        client.post("/accounts/signup/resend/", {"email": "lili@example.org"}, **EN)
+    assert [to for to, _ in server.messages] == [["lili@example.org"]]

@@ -305,3 +305,14 @@ def test_the_mode_can_only_be_one_of_three() -> None:
     with pytest.raises(ValidationFailed):
         services.club_settings_set_signup(mode="maybe")
     assert services.club_settings_set_signup(mode=SignupMode.OPEN).signup == "open"
+
+
+def test_signing_up_again_with_an_unconfirmed_address_resends_its_link(wall) -> None:
+    _mode("open")
+    _sign_up()
+    made = _sign_up(username="lili2")  # too soon: nothing more
+    assert made.signup is None and len(mail.outbox) == 1
+    wall.advance(seconds=61)
+    _sign_up(username="lili2")
+    assert len(mail.outbox) == 2 and "confirm your sign-up" in mail.outbox[1].subject
+    assert SignUp.objects.count() == 1
