@@ -230,8 +230,19 @@ class ClubSettingsAdmin(admin.ModelAdmin):
         return HttpResponseRedirect(reverse("admin:games_clubsettings_change", args=[row.pk]))
 
 
+class SignUpForm(forms.ModelForm):
+    """The one field staff edit, checked as every name typed for a player."""
+
+    def clean_name(self) -> str:
+        try:
+            return player_name_clean(name=self.cleaned_data.get("name") or "")
+        except ApplicationError as exc:
+            raise forms.ValidationError(str(exc.detail)) from None
+
+
 @admin.register(SignUp)
 class SignUpAdmin(admin.ModelAdmin):
+    form = SignUpForm
     """Sign-ups, decided here as on /accounts/signups/ (the same services). Only the name
     may be edited: a name taken since the sign-up is renamed before approving."""
 

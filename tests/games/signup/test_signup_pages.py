@@ -257,3 +257,14 @@ def test_a_mail_server_that_is_down_keeps_the_sign_up_and_says_to_ask_again(
         SignUp.objects.update(sent_at=None)
         client.post("/accounts/signup/resend/", {"email": "lili@example.org"}, **EN)
     assert [to for to, _ in server.messages] == [["lili@example.org"]]
+
+
+def test_staff_rename_a_sign_up_in_the_admin_with_the_name_checked(client) -> None:
+    client.force_login(User.objects.create_superuser("root", "r@example.org", "pw"))
+    services.club_settings_set_signup(mode="approved")
+    waiting = _waiting()
+    url = f"/admin/games/signup/{waiting.pk}/change/"
+    refused = client.post(url, {"name": "\u200b"}, **EN)
+    assert refused.status_code == 200 and "invisible characters" in refused.content.decode()
+    assert client.post(url, {"name": "Szabó  Lili B."}).status_code == 302
+    assert SignUp.objects.get().name == "Szabó Lili B."
