@@ -25,6 +25,8 @@ urlpatterns = [
         PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
+    # Players' own sign-up and staff's decisions (issue 30: games.players.signup).
+    path("accounts/", include("games.players.signup.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("ratings/club-results/", include("games.ratings.urls")),
     path("", include("games.urls")),
@@ -35,6 +37,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/auth/token/", TokenApi.as_view(), name="api-token"),
     path("api/v1/auth/password-reset/", PasswordResetApi.as_view(), name="api-password-reset"),
+    path("api/v1/", include("games.players.signup.api_urls")),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/", include("chouette.api.urls")),

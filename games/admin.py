@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.contrib.messages import ERROR
 from django.db import models, transaction
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from games.errors import ApplicationError
 from games.models import (
     ClubResult,
+    ClubSettings,
     DecisionAnalysis,
     MatchAnalysis,
     Notification,
@@ -22,11 +23,14 @@ from games.models import (
     Player,
     PlayerAnalysis,
     RatedResult,
+    SignUp,
     Webhook,
 )
 from games.notifications.transports import DeliveryError
 from games.players import logins
 from games.players.names import player_name_clean
+from games.players.signup import selectors as signup_selectors
+from games.players.signup import services as signup_services
 
 #: The login fields of the player form -> the field a refusal of
 #: :func:`games.players.logins.player_login_check` names.
@@ -206,6 +210,102 @@ class PlayerAdmin(admin.ModelAdmin):
         site_url = settings.SITE_URL or request.build_absolute_uri("/")
         for player in queryset.order_by("name"):
             self._invite(request, player, site_url)
+
+
+# ====================================================================== sign-up (issue 30)
+@admin.register(ClubSettings)
+class ClubSettingsAdmin(admin.ModelAdmin):
+    """The club's one settings row: the list opens it, none is added or deleted."""
+
+    list_display = ["__str__", "signup", "updated_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
+        row = ClubSettings.load()
+        return HttpResponseRedirect(reverse("admin:games_clubsettings_change", args=[row.pk]))
+
+
+class SignUpForm(forms.ModelForm):
+    """The one field staff edit, checked as every name typed for a player."""
+
+    def clean_name(self) -> str:
+        try:
+            return player_name_clean(name=self.cleaned_data.get("name") or "")
+        except ApplicationError as exc:
+            raise forms.ValidationError(str(exc.detail)) from None
+
+
+@admin.register(SignUp)
+class SignUpAdmin(admin.ModelAdmin):
+    form = SignUpForm
+    """Sign-ups, decided here as on /accounts/signups/ (the same services). Only the name
+    may be edited: a name taken since the sign-up is renamed before approving."""
+
+    list_display = ["name", "username", "email", "state", "claim", "created_at", "decided_at"]
+    list_filter = ["state"]
+    search_fields = ["name", "username", "email"]
+    fields = [
+        "name",
+        "username",
+        "email",
+        "state",
+        "claim",
+        "claim_record",
+        "player",
+        "user",
+        "language",
+        "created_at",
+        "confirmed_at",
+        "decided_at",
+        "decided_by",
+    ]
+    readonly_fields = [f for f in fields if f != "name"]
+    actions = ["approve", "refuse"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description=_("the claimed player's record"))
+    def claim_record(self, obj: SignUp) -> str:
+        record = signup_selectors.claim_records([obj]).get(obj.claim_id)
+        if record is None:
+            return "-"
+        return format_html(
+            '<a href="{}">{}</a>: {} {}, {} {}, {} {}, {} {}',
+            reverse("games:player", args=[record.player.pk]),
+            record.player.name,
+            _("rating"),
+            record.player.rating,
+            _("experience"),
+            record.player.experience,
+            _("rated results"),
+            record.rated_results,
+            _("online matches"),
+            record.online_matches,
+        )
+
+    def _decide(self, request: HttpRequest, queryset: QuerySet[SignUp], action: Any) -> None:
+        site_url = settings.SITE_URL or request.build_absolute_uri("/")
+        for signup in queryset.order_by("created_at"):
+            try:
+                done = action(signup_id=signup.pk, by=request.user, site_url=site_url)
+            except ApplicationError as exc:
+                self.message_user(request, f"{signup.name}: {exc.detail}", ERROR)
+            else:
+                self.message_user(request, f"{done.name}: {done.get_state_display()}")
+
+    @admin.action(description=_("Approve the selected sign-ups"))
+    def approve(self, request: HttpRequest, queryset: QuerySet[SignUp]) -> None:
+        self._decide(request, queryset, signup_services.signup_approve)
+
+    @admin.action(description=_("Refuse the selected sign-ups (their logins are deleted)"))
+    def refuse(self, request: HttpRequest, queryset: QuerySet[SignUp]) -> None:
+        self._decide(request, queryset, signup_services.signup_refuse)
 
 
 # ====================================================================== notifications

@@ -16,6 +16,7 @@ TASK_MODULES = (
     "games.notifications.tasks",
     "games.analysis.tasks",
     "games.practice.tasks",
+    "games.players.signup.tasks",
 )
 
 
@@ -30,6 +31,7 @@ class GamesConfig(AppConfig):
         # before any page, task or admin form lists them. Other apps register theirs
         # the same way, from their own ready().
         import_module("games.notifications.services")
+        import_module("games.players.signup.notices").register()
         # The live topics this app publishes (games.live): a match, move by move; a
         # user's notifications; the list of live clocks and each table clock.
         import_module("games.play.live").register()

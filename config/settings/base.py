@@ -410,6 +410,9 @@ REST_FRAMEWORK = {
         # Asking for a match's analysis (games.analysis.api, the match page), per user:
         # each is seconds of gnubg's CPU time.
         "analysis_request": env.str("ANALYSIS_REQUEST_THROTTLE_RATE", default="10/minute"),
+        # Sign-up posts and confirmation resends (games.players.signup), page and API
+        # together, per client address: each makes a login and sends an e-mail.
+        "signup": env.str("SIGNUP_THROTTLE_RATE", default="10/hour"),
     },
     # X-Forwarded-For entries the proxies in front add (config.security.client_ip).
     "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,
@@ -451,6 +454,14 @@ LOGIN_REDIRECT_URL = "games:lobby"
 LOGOUT_REDIRECT_URL = "home"
 
 CLUB_NAME = env.str("CLUB_NAME", default="Backgammon Kör")
+
+# ---------------------------------------------------------------------------- sign-up (issue 30)
+# Whether people may sign up is the club's setting (games.models.ClubSettings, the admin).
+# A sign-up not confirmed within SIGNUP_CONFIRM_HOURS (the link's life) is deleted with its
+# login by beat's sweep; a confirmation is resent at most once every SIGNUP_RESEND_SECONDS.
+SIGNUP_CONFIRM_HOURS = env.int("SIGNUP_CONFIRM_HOURS", default=48)
+SIGNUP_RESEND_SECONDS = env.int("SIGNUP_RESEND_SECONDS", default=60)
+CELERY_BEAT_SCHEDULE["signup-sweep"] = {"task": "games.signup_sweep", "schedule": 3600.0}
 
 LOGGING = {
     "version": 1,

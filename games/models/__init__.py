@@ -933,3 +933,10 @@ from games.models import analysis as _analysis  # noqa: E402
 DecisionAnalysis = _analysis.DecisionAnalysis
 MatchAnalysis = _analysis.MatchAnalysis
 PlayerAnalysis = _analysis.PlayerAnalysis
+
+# Sign-up (issue 30): the club's settings row and each sign-up, in their own module.
+from games.models import signup as _signup  # noqa: E402
+
+ClubSettings = _signup.ClubSettings
+SignUp = _signup.SignUp
+SignupMode = _signup.SignupMode

@@ -89,6 +89,11 @@ PAGES: list[Page] = [
     Page("password_change", LOGGED_IN),
     Page("password_change_done", LOGGED_IN),
     Page("api-docs", (ANONYMOUS,)),
+    # sign-up (issue 30)
+    Page("signup", (ANONYMOUS,)),
+    Page("signup-sent", (ANONYMOUS,)),
+    Page("signup-confirm", (ANONYMOUS,), lambda w: {"token": w.signup_token}, label="a link"),
+    Page("signup-list", (DIRECTOR,), label="a claim waiting"),
     # games
     Page("games:lobby", EVERYONE),
     Page("games:match-import", LOGGED_IN),
@@ -211,6 +216,7 @@ NOT_PAGES: dict[str, str] = {
 NOT_PAGE_PREFIXES: dict[str, str] = {
     "admin:": "Django's admin (out of scope)",
     "games-api:": "API",
+    "signup-api:": "API",
     "tournaments-api:": "API",
     "chouette-api:": "API",
 }
@@ -218,6 +224,9 @@ NOT_PAGE_PREFIXES: dict[str, str] = {
 #: what was refused.
 POST_ONLY: set[str] = {
     "logout",
+    "signup-resend",
+    "signup-approve",
+    "signup-refuse",
     "club-results:void",
     "games:match-create",
     "games:match-arrange",
@@ -382,6 +391,7 @@ class World:
     chouette: Any = None
     online_game: Any = None
     seated: list[Any] = field(default_factory=list)
+    signup_token: str = ""
 
 
 def _play_round(flight: Any, director: Any, number: int, *, games: bool = False) -> None:
@@ -494,6 +504,27 @@ def build_world() -> World:
     )
     event_publish(event_id=event.pk, by=director)
     world = World(director=director, player=player, rival=rival, event=event)
+    # Sign-up (issue 30) on, approved by staff: a claim of a player without a login waits
+    # on staff's list; its link opens the confirmation page.
+    from games.players.signup import mails as signup_mails
+    from games.players.signup import services as signup_services
+
+    signup_services.club_settings_set_signup(mode="approved")
+    PlayerFactory(name="Lakatos Noémi")
+    made = signup_services.signup_create(
+        name="Lakatos Noémi",
+        username="noemi",
+        email="noemi@example.org",
+        password="Backgammon-2025-tavasz",
+        claim=True,
+        language="hu",
+        site_url="http://testserver",
+    )
+    assert made.signup is not None
+    world.signup_token = signup_mails.confirmation_token(made.signup)
+    signup_services.signup_confirm(
+        signup_id=made.signup.pk, version=made.signup.version, site_url="http://testserver"
+    )
 
     def new_flight(key: str, name: str, fmt: str, entrants: list[Any], **kwargs: Any) -> Any:
         flight = flight_create(event_id=event.pk, by=director, name=name, format=fmt, **kwargs)

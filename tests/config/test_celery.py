@@ -77,6 +77,7 @@ def test_the_registered_task_names_are_the_stable_interface():
         "games.analysis_sweep",
         "games.bot_turn",
         "games.bot_sweep",
+        "games.signup_sweep",
         "chouette.online_alarm",
         "chouette.sweep_online_alarms",
     }

@@ -16,7 +16,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Player, RatedResult
+from games.models import Player, RatedResult, SignupMode
+from games.players.signup.services import club_settings_set_signup, signup_mode
 from games.practice.services import bot_player_get_or_create
 from games.ratings.services import rating_record
 
@@ -80,6 +81,11 @@ class Command(BaseCommand):
             recorded += 1
         # The practice opponent (games.practice), to invite from the lobby.
         bot_player_get_or_create()
+        # Sign-up on, approved by staff (issue 30): the demo shows both halves, the
+        # newcomer's form and mail and staff's list at /accounts/signups/. Left as it is
+        # when the club already chose.
+        if signup_mode() == SignupMode.OFF:
+            club_settings_set_signup(mode=SignupMode.APPROVED)
         self.stdout.write(
             f"Demo club ready: {len(DEMO_PLAYERS)} players ({created} new), "
             f"{recorded} club matches recorded."
