@@ -20,18 +20,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from games.api.throttles import AtomicRateThrottle
-
-
-def client_ip(request: HttpRequest) -> str | None:
-    """REMOTE_ADDR, or behind ``TRUSTED_PROXY_COUNT`` proxies the address in
-    X-Forwarded-For that the outermost one added (as DRF's throttles read it)."""
-    count = settings.TRUSTED_PROXY_COUNT
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if count and forwarded:
-        addresses = [a.strip() for a in forwarded.split(",")]
-        return addresses[-min(count, len(addresses))] or None
-    return request.META.get("REMOTE_ADDR")
+from games.api.throttles import AtomicRateThrottle, client_ip
 
 
 def cool_off_seconds() -> int:

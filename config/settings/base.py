@@ -129,7 +129,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
-# The client's address, for axes and the throttles alike (config.security.client_ip):
+# The client's address, for axes and the throttles alike (games.api.throttles.client_ip,
+# which config.security imports for axes):
 # REMOTE_ADDR, or, behind TRUSTED_PROXY_COUNT proxies that each append to
 # X-Forwarded-For, the address the outermost of them saw (production: 1, README).
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
@@ -414,8 +415,10 @@ REST_FRAMEWORK = {
         # together, per client address: each makes a login and sends an e-mail.
         "signup": env.str("SIGNUP_THROTTLE_RATE", default="10/hour"),
     },
-    # X-Forwarded-For entries the proxies in front add (config.security.client_ip).
-    "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,
+    # X-Forwarded-For entries the proxies in front add; 0: none, the header is ignored
+    # (None would make DRF trust whatever a client sends). Our throttles read the address
+    # through games.api.throttles.client_ip, which counts the same way.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon club server API",

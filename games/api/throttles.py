@@ -27,6 +27,7 @@ import threading
 from typing import Any
 
 import redis
+from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import SimpleRateThrottle
@@ -55,9 +56,26 @@ return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
 _IN_PROCESS = threading.Lock()
 
 
+def client_ip(request: Any) -> str | None:
+    """The client's address as every throttle and django-axes count it: REMOTE_ADDR, or
+    behind ``TRUSTED_PROXY_COUNT`` proxies the address in X-Forwarded-For that the
+    outermost one added. With no proxy counted the header is the client's own words, and
+    ignored: DRF's ``get_ident`` would read it whole, so a client naming a new address
+    each time would never be throttled."""
+    count = settings.TRUSTED_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if count and forwarded:
+        addresses = [a.strip() for a in forwarded.split(",")]
+        return addresses[-min(count, len(addresses))] or None
+    return request.META.get("REMOTE_ADDR")
+
+
 class AtomicRateThrottle(SimpleRateThrottle):
     """DRF's rate throttle with the count decided atomically. Subclasses set ``scope``
     and ``get_cache_key``; a refusal is DRF's (429 ``throttled`` with Retry-After)."""
+
+    def get_ident(self, request: Any) -> str:
+        return client_ip(request) or ""
 
     #: The time of the oldest counted attempt when this one was refused, else None.
     oldest: float | None = None

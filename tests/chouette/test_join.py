@@ -248,3 +248,24 @@ def test_fifty_joins_at_once_from_one_address_let_exactly_ten_through() -> None:
     assert all(a.json()["code"] == "throttled" for a in refused)
     assert all(0 < int(a["Retry-After"]) <= 60 for a in refused)
     assert session.participants.count() == before + 10
+
+
+@pytest.mark.django_db
+def test_a_forwarded_for_header_of_the_clients_own_does_not_dodge_the_limit() -> None:
+    """With no proxy in front (TRUSTED_PROXY_COUNT 0) X-Forwarded-For is what the client
+    chose to send: DRF's own reading took the header whole as the address, so naming a new
+    one each time never met the limit. Counted by REMOTE_ADDR, the eleventh is refused."""
+    from django.test import Client
+
+    session = session_with(players())
+    answers = [
+        Client(HTTP_ACCEPT_LANGUAGE="en").post(
+            "/api/v1/chouette/join/",
+            {"code": session.join_code, "name": f"Vendég {i:02d}"},
+            content_type="application/json",
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{i}",
+        )
+        for i in range(11)
+    ]
+    assert [a.status_code for a in answers[:10]] == [201] * 10
+    assert answers[10].status_code == 429 and answers[10].json()["code"] == "throttled"
