@@ -70,3 +70,7 @@ STORAGES = {
 # No collected static files here: WhiteNoise serves them from the app finders instead.
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
+
+# django-axes says its version at every start of every command; in the local run that
+# line would push the printed demo logins out of sight.
+AXES_VERBOSE = False

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -45,13 +46,17 @@ class SignupForm(forms.Form):
         help_text=gettext_lazy("As on the club's result sheets, e.g. Kiss Anna."),
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
+    # The format of the username and of the address is checked here too, so that a form
+    # with several mistakes names them all at once; what needs the database (taken names,
+    # a claim, the password validators) is the service's, after these pass.
     username = forms.CharField(
         label=gettext_lazy("Username"),
         max_length=150,
+        validators=[UnicodeUsernameValidator()],
         help_text=gettext_lazy("What you type to log in."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
     )
-    email = forms.CharField(
+    email = forms.EmailField(
         label=gettext_lazy("E-mail address"),
         max_length=254,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
@@ -73,10 +78,9 @@ class SignupForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if self.errors:
-            return data
-        if data["password1"] != data["password2"]:
+        if "password1" in data and "password2" in data and data["password1"] != data["password2"]:
             self.add_error("password2", _("The two passwords differ."))
+        if self.errors:
             return data
         try:
             services.signup_check(

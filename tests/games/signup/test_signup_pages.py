@@ -82,6 +82,22 @@ def test_the_forms_errors_are_at_their_fields_and_nothing_is_written(client) -> 
     assert not SignUp.objects.exists() and mail.outbox == []
 
 
+def test_a_form_with_several_mistakes_names_them_all_at_once(client) -> None:
+    """A bad username, a bad address and passwords that differ, in one post: all three
+    are said at their fields (not one per try), what was typed kept."""
+    services.club_settings_set_signup(mode="open")
+    page = client.post(
+        "/accounts/signup/",
+        {**FORM, "username": "lili bea", "email": "lili@", "password2": "other"},
+        **EN,
+    ).content.decode()
+    assert re.search(r'data-field="username">[^<]*valid username', page)
+    assert re.search(r'data-field="email">[^<]*valid email', page)
+    assert re.search(r'data-field="password2">The two passwords differ', page)
+    assert 'value="lili bea"' in page and 'value="lili@"' in page
+    assert not SignUp.objects.exists() and mail.outbox == []
+
+
 def test_a_name_of_a_player_without_a_login_offers_the_claim(client) -> None:
     services.club_settings_set_signup(mode="open")
     PlayerFactory(name="Kovács Anna")
