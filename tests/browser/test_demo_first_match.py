@@ -16,20 +16,18 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.test import override_settings
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from games.engine.actions import state_from_dict
 from games.models import Match
 from games.play import dice as server_dice
 from tests.browser.axe import assert_accessible
+from tests.browser.tapping import latest, played, steps, tap, tap_a_whole_play, wait_for_a_change
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,6 +37,27 @@ LIVE = 15
 MAX_TURNS = 200
 #: A printed login: two spaces, the username, the password, who it is.
 LOGIN_LINE = re.compile(r"^  (\S+)\s+(\S+-\S+-\S+)  (.+)$")
+
+
+def _tap(driver, css: str) -> None:
+    tap(driver, css, wait=LIVE)
+
+
+_played = played
+
+
+_steps = steps
+
+
+def _tap_a_whole_play(driver) -> None:
+    tap_a_whole_play(driver, wait=LIVE)
+
+
+_latest = latest
+
+
+def _wait_for_a_change(match: Match, version: int, number: int) -> None:
+    wait_for_a_change(match, version, number, wait=LIVE)
 
 
 def _demo_logins(tmp_path) -> tuple[list[tuple[str, str, str]], str]:
@@ -65,23 +84,6 @@ def _log_in(driver, login_url: str, username: str, password: str) -> None:
     WebDriverWait(driver, LIVE).until(lambda d: "/accounts/login/" not in d.current_url)
 
 
-def _tap(driver, css: str) -> None:
-    """Tap the first element matching ``css`` once it is there and shown."""
-
-    def ready(d):
-        try:
-            found = [e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
-            if not found:
-                return False
-            d.execute_script("arguments[0].scrollIntoView({block: 'center'});", found[0])
-            ActionChains(d).move_to_element(found[0]).click().perform()
-        except Exception:  # swapped by a live update meanwhile: look again
-            return False
-        return True
-
-    WebDriverWait(driver, LIVE).until(ready)
-
-
 def _text(driver, css: str) -> str:
     """An element's text, read in one script (a live region may be swapped between two
     WebDriver calls)."""
@@ -94,48 +96,6 @@ def _live(driver) -> None:
     WebDriverWait(driver, LIVE).until(
         lambda d: d.execute_script("return document.body.dataset.liveState === 'up';")
     )
-
-
-def _played(driver) -> str:
-    return _text(driver, "#arrange [data-role=played]")
-
-
-def _steps(driver) -> int:
-    return driver.execute_script(
-        "return document.querySelectorAll('#arrange [data-role=steps] button.step').length;"
-    )
-
-
-def _tap_a_whole_play(driver) -> None:
-    """Tap the first step button offered until the play is whole, then Submit."""
-    WebDriverWait(driver, LIVE).until(
-        lambda d: d.execute_script(
-            "const a = document.getElementById('arrange'); return a && !a.hidden;"
-        )
-    )
-    for _ in range(4):
-        if not _steps(driver):
-            break
-        before = _played(driver)
-        _tap(driver, "#arrange [data-role=steps] button.step")
-        WebDriverWait(driver, LIVE).until(lambda d, b=before: _played(d) != b)
-    _tap(driver, "#arrange [data-role=submit]")
-
-
-def _latest(match: Match):
-    game = match.games.order_by("-number").first()
-    return game, state_from_dict(game.state)
-
-
-def _wait_for_a_change(match: Match, version: int, number: int) -> None:
-    deadline = time.monotonic() + LIVE
-    while time.monotonic() < deadline:
-        match.refresh_from_db()
-        game, _state = _latest(match)
-        if (game.number, game.version) != (number, version) or match.status != "playing":
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"game {number} stayed at version {version}")
 
 
 def test_the_printed_demo_logins_play_a_match_in_two_browsers(

@@ -19,7 +19,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -27,12 +26,20 @@ from games.play import dice as server_dice
 from games.play import services
 from games.play.dice import ScriptedDice
 from tests.browser.conftest import CSP_WATCH, csp_violations, sign_in
+from tests.browser.tapping import played, tap
 from tests.factories import UserPlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: How long a live update may take to show on the other phone.
 LIVE = 5
+
+
+def _tap(driver, css: str) -> None:
+    tap(driver, css, wait=LIVE)
+
+
+_played = played
 
 
 @pytest.fixture
@@ -64,32 +71,6 @@ def _says(driver, *texts: str) -> None:
         WebDriverWait(driver, LIVE).until(lambda d: all(t in _page_text(d) for t in texts))
     except Exception:
         raise AssertionError(f"{texts!r} not all in:\n{_page_text(driver)}") from None
-
-
-def _tap(driver, css: str) -> None:
-    """Tap the first element matching ``css`` once it is there and shown."""
-
-    def ready(d):
-        try:
-            found = [e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
-            if not found:
-                return False
-            d.execute_script("arguments[0].scrollIntoView({block: 'center'});", found[0])
-            # A tap where the element is: what is drawn on top of it (the checkers on a
-            # point) gets it, as a finger's would.
-            ActionChains(d).move_to_element(found[0]).click().perform()
-        except Exception:  # swapped by a live update meanwhile: look again
-            return False
-        return True
-
-    WebDriverWait(driver, LIVE).until(ready)
-
-
-def _played(driver) -> str:
-    return driver.execute_script(
-        "const e = document.querySelector('#arrange [data-role=played]');"
-        " return e ? e.textContent : '';"
-    )
 
 
 def _tap_move(driver, source: int, dest: int) -> None:

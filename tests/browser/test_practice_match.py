@@ -18,16 +18,15 @@ import random
 import time
 
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from games.engine.actions import state_from_dict
 from games.models import Match, MatchAnalysis, PlayerAnalysis, RatedResult
 from games.play import dice as server_dice
 from games.practice import services as practice
 from games.practice.turns import BotRunner
 from tests.browser.conftest import sign_in
+from tests.browser.tapping import latest, played, steps, tap, tap_a_whole_play, wait_for_a_change
 from tests.factories import UserPlayerFactory
 from tests.games.analysis.test_worker import _stop as stop_worker
 from tests.games.analysis.test_worker import _worker as analysis_worker
@@ -42,71 +41,30 @@ MAX_TURNS = 150
 
 
 def _tap(driver, css: str) -> None:
-    """Tap the first element matching ``css`` once it is there and shown."""
+    tap(driver, css, wait=LIVE)
 
-    def ready(d):
-        try:
-            found = [e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
-            if not found:
-                return False
-            d.execute_script("arguments[0].scrollIntoView({block: 'center'});", found[0])
-            ActionChains(d).move_to_element(found[0]).click().perform()
-        except Exception:  # swapped by a live update meanwhile: look again
-            return False
-        return True
 
-    WebDriverWait(driver, LIVE).until(ready)
+_played = played
+
+
+_steps = steps
+
+
+def _tap_a_whole_play(driver) -> None:
+    tap_a_whole_play(driver, wait=LIVE)
+
+
+_latest = latest
+
+
+def _wait_for_version_change(match: Match, version: int, number: int) -> None:
+    wait_for_a_change(match, version, number, wait=LIVE)
 
 
 def _page_text(driver) -> str:
     return driver.execute_script(
         "const e = document.getElementById('match-live'); return e ? e.innerText : '';"
     )
-
-
-def _played(driver) -> str:
-    return driver.execute_script(
-        "const e = document.querySelector('#arrange [data-role=played]');"
-        " return e ? e.textContent : '';"
-    )
-
-
-def _steps(driver) -> int:
-    return driver.execute_script(
-        "return document.querySelectorAll('#arrange [data-role=steps] button.step').length;"
-    )
-
-
-def _tap_a_whole_play(driver) -> None:
-    """Tap the first step button offered until the play is whole, then Submit."""
-    WebDriverWait(driver, LIVE).until(
-        lambda d: d.execute_script(
-            "const a = document.getElementById('arrange'); return a && !a.hidden;"
-        )
-    )
-    for _ in range(4):
-        if not _steps(driver):
-            break
-        before = _played(driver)
-        _tap(driver, "#arrange [data-role=steps] button.step")
-        WebDriverWait(driver, LIVE).until(lambda d, b=before: _played(d) != b)
-    _tap(driver, "#arrange [data-role=submit]")
-
-
-def _latest(match: Match):
-    game = match.games.order_by("-number").first()
-    return game, state_from_dict(game.state)
-
-
-def _wait_for_version_change(match: Match, version: int, number: int) -> None:
-    deadline = time.monotonic() + LIVE
-    while time.monotonic() < deadline:
-        match.refresh_from_db()
-        game, _state = _latest(match)
-        if (game.number, game.version) != (number, version) or match.status != "playing":
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"game {number} stayed at version {version}")
 
 
 def test_a_whole_match_against_the_bot_on_a_phone_by_tapping(
