@@ -3,10 +3,14 @@
 
 Both take an e-mail address and answer the same whatever it is -- the page goes on to
 "a link is on its way", the API answers 202 -- so that neither tells whether an address
-has a login. The mail (:func:`games.players.logins.password_reset_send`) leaves through
-the notifications' transport, as the director's invitation does, in the language of the
-one who asked, with the link on ``SITE_URL`` (else the address the request came to) to
-Django's confirm page, which checks the new password with ``AUTH_PASSWORD_VALIDATORS``.
+has a login. The request only looks the logins up and enqueues one task per login
+(:func:`games.players.logins.password_reset_request`), the same small work whether or
+not the address is known, so that the time the answer takes tells nothing either, and no
+web worker waits on a slow mail server. The worker (on the ``notifications`` queue) makes
+the link and mails it through the notifications' transport, as the director's
+invitation does, in the language of the one who asked, with the link on ``SITE_URL``
+(else the address the request came to) to Django's confirm page, which checks the new
+password with ``AUTH_PASSWORD_VALIDATORS``.
 
 Asking is throttled (atomically in Redis: games.api.throttles), both per client address (one
 person trying many addresses, or flooding mailboxes) and per address typed (many people,
@@ -89,7 +93,7 @@ class PasswordResetView(auth_views.PasswordResetView):
         throttle = PasswordResetEmailThrottle(email)
         if not throttle.allow_request(self.request, self):
             return self._refuse(self.request, _wait(throttle))
-        logins.password_reset_send(email=email, site_url=_site_url(self.request))
+        logins.password_reset_request(email=email, site_url=_site_url(self.request))
         return HttpResponseRedirect(self.get_success_url())
 
     @staticmethod
@@ -152,5 +156,5 @@ class PasswordResetApi(APIView):
         throttle = PasswordResetEmailThrottle(email)
         if not throttle.allow_request(request, self):
             raise exceptions.Throttled(_wait(throttle))
-        logins.password_reset_send(email=email, site_url=_site_url(request))
+        logins.password_reset_request(email=email, site_url=_site_url(request))
         return Response(status=status.HTTP_202_ACCEPTED)

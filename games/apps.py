@@ -17,6 +17,7 @@ TASK_MODULES = (
     "games.analysis.tasks",
     "games.practice.tasks",
     "games.players.signup.tasks",
+    "games.players.tasks",
 )
 
 

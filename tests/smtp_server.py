@@ -1,6 +1,7 @@
 """A real SMTP server on 127.0.0.1 (a free port, a thread) that records the sessions and
 messages it receives, and can hang up after a number of messages, as servers with an
-idle or per-session limit do."""
+idle or per-session limit do, or answer "try again later" to the first senders, as a
+busy or greylisting server does."""
 
 from __future__ import annotations
 
@@ -16,14 +17,17 @@ class SmtpServer:
     port: int = 0
     #: Close the session after this many messages (``None``: never).
     hang_up_after: int | None = None
+    #: Answer this many ``MAIL FROM`` with ``451`` (a transient refusal) before accepting.
+    refuse_first: int = 0
+    refused: int = 0
     sessions: int = 0
     messages: list[tuple[list[str], bytes]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 @contextmanager
-def smtp_server(*, hang_up_after: int | None = None) -> Iterator[SmtpServer]:
-    state = SmtpServer(hang_up_after=hang_up_after)
+def smtp_server(*, hang_up_after: int | None = None, refuse_first: int = 0) -> Iterator[SmtpServer]:
+    state = SmtpServer(hang_up_after=hang_up_after, refuse_first=refuse_first)
 
     class Session(socketserver.StreamRequestHandler):
         def handle(self) -> None:
@@ -38,7 +42,13 @@ def smtp_server(*, hang_up_after: int | None = None) -> Iterator[SmtpServer]:
                     self.wfile.write(b"250-test-smtp\r\n250 8BITMIME\r\n")
                 elif verb == b"MAIL":
                     recipients = []
-                    self.wfile.write(b"250 OK\r\n")
+                    with state.lock:
+                        refuse = state.refused < state.refuse_first
+                        state.refused += refuse
+                    if refuse:
+                        self.wfile.write(b"451 4.3.0 try again later\r\n")
+                    else:
+                        self.wfile.write(b"250 OK\r\n")
                 elif verb == b"RCPT":
                     recipients.append(line.split(b":", 1)[1].strip().strip(b"<>").decode())
                     self.wfile.write(b"250 OK\r\n")

@@ -267,6 +267,8 @@ CELERY_TASK_ROUTES = {
     "games.notification_deliver": {"queue": "notifications"},
     "games.notification_deliver_each": {"queue": "notifications"},
     "games.notification_sweep": {"queue": "notifications"},
+    # A forgotten password's link (games.players.tasks): mail, sent by the mail worker.
+    "games.password_reset_send": {"queue": "notifications"},
     "games.analysis_run": {"queue": "analysis"},
     "games.bot_turn": {"queue": "bot"},
     "games.bot_sweep": {"queue": "bot"},

@@ -8,13 +8,15 @@ was made from) and expires after ``PASSWORD_RESET_TIMEOUT``. The e-mail leaves t
 notifications' mail transport (``games.notifications.transports.email_send``), in the
 club's language, as the notifications' e-mails do.
 
-The same link answers a forgotten password (issue 30): :func:`password_reset_send`, from
-the login page's "Forgot your password?" (``config.passwords``), mails it to each login
-with the address typed, in the language of the one who asked.
+The same link answers a forgotten password (issue 30): :func:`password_reset_request`,
+from the login page's "Forgot your password?" (``config.passwords``), enqueues one task
+per login with the address typed, and :func:`password_reset_send`, in the worker, mails
+each its link in the language of the one who asked.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any
 
@@ -33,6 +35,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import background
 from games.errors import Conflict, NotFound, ValidationFailed
 from games.models import Player
 from games.notifications import transports
@@ -193,18 +196,65 @@ def player_invitation_send(*, player_id: int, site_url: str) -> str:
     return str(user.email)
 
 
-def password_reset_send(*, email: str, site_url: str) -> int:
-    """E-mail each login with the address ``email`` (case aside) a link to choose a new
-    password, in the active language (the request's: the one who asked). Returns how
-    many were sent, for the tests and the log only: the caller answers the same whatever
-    it is, so that nobody learns from it whether an address has a login. Which logins:
-    Django's rule (``PasswordResetForm.get_users``): active, with a usable password (an
-    invited player who has not chosen one yet asks the director for a new invitation). A
-    mail server that refuses or is down is logged, not told (telling would say the
-    address is known), as Django's own reset form does."""
+#: The Celery task that mails one reset link (games.players.tasks; the notifications
+#: queue: settings). Sent by name (games.background): the task imports this module.
+PASSWORD_RESET_SEND = "games.password_reset_send"  # noqa: S105 (a task name, no secret)
+
+
+def _email_digest(email: str) -> str:
+    """An address as the task carries it: no address in the broker, and case aside, as
+    Django's ``PasswordResetForm.get_users`` compares."""
+    return hashlib.sha256(email.strip().casefold().encode()).hexdigest()
+
+
+def password_reset_request(*, email: str, site_url: str) -> int:
+    """Ask for a link to choose a new password for each login with the address ``email``
+    (case aside), in the active language (the request's: the one who asked). Which
+    logins: Django's rule (``PasswordResetForm.get_users``): active, with a usable
+    password (an invited player who has not chosen one yet asks the director for a new
+    invitation).
+
+    Nothing is mailed here: one :data:`PASSWORD_RESET_SEND` task per login is enqueued when
+    the transaction commits, and the worker mails it (:func:`password_reset_send`). So the
+    request does the same small work whether or not the address is known (a lookup and
+    zero or more enqueues), and answers as fast either way: waiting on the mail server
+    here would tell a known address by the time the answer takes, and hold a web worker
+    up to ``EMAIL_TIMEOUT``. The task carries the login's id, the language, the site URL
+    and a digest of the address, never the token (made in the worker). A broker that is
+    down is logged, not told (telling would say that the address is known). Returns how
+    many were enqueued, for the tests only: the caller answers the same whatever it is."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    user_ids = [user.pk for user in PasswordResetForm().get_users(email)]
+    digest = _email_digest(email)
+
+    def enqueue() -> None:
+        for user_id in user_ids:
+            try:
+                background.task(PASSWORD_RESET_SEND).delay(user_id, digest, language, site_url)
+            except Exception:
+                log.exception("could not enqueue the password reset e-mail of user %s", user_id)
+
+    if user_ids:
+        transaction.on_commit(enqueue)
+    return len(user_ids)
+
+
+def password_reset_send(*, user_id: int, email_digest: str, language: str, site_url: str) -> bool:
+    """E-mail the login ``user_id`` a link to choose a new password, in ``language``, if it
+    may still have one: it exists, is active, has a usable password and its address is
+    still the one asked for (``email_digest``; one changed since goes unmailed: the
+    asker named the old one). Returns whether a mail was sent. The link (Django's token)
+    is made here, in the worker. A mail server that is down or answers "later" raises
+    :class:`~games.notifications.transports.TransientDeliveryError` (the task tries
+    again); one that refuses the address is logged, as Django's own reset form does."""
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None or not user.is_active or not user.has_usable_password():
+        return False
+    email = getattr(user, get_user_model().get_email_field_name(), "") or ""
+    if not email or _email_digest(email) != email_digest:
+        return False
     days = max(1, settings.PASSWORD_RESET_TIMEOUT // 86400)
-    sent = 0
-    for user in PasswordResetForm().get_users(email):
+    with translation.override(language):
         username = user.get_username()
         subject = _("%(club)s: a new password") % {"club": settings.CLUB_NAME}
         body = "\n\n".join(
@@ -227,10 +277,9 @@ def password_reset_send(*, email: str, site_url: str) -> int:
                 _("If you did not ask for it, ignore this e-mail: your password stays as it is."),
             ]
         )
-        try:
-            transports.email_send(to=user.email, subject=subject, body=body)
-        except transports.DeliveryError:
-            log.exception("could not send the password reset e-mail of user %s", user.pk)
-            continue
-        sent += 1
-    return sent
+    try:
+        transports.email_send(to=email, subject=subject, body=body)
+    except transports.PermanentDeliveryError:
+        log.exception("the password reset e-mail of user %s was refused", user_id)
+        return False
+    return True

@@ -63,6 +63,7 @@ def test_the_registered_task_names_are_the_stable_interface():
     from games.clocks.services import TABLE_CLOCK_ALARM
     from games.notifications.services import DELIVER, DELIVER_EACH
     from games.play.clock import GAME_CLOCK_ALARM
+    from games.players.logins import PASSWORD_RESET_SEND
 
     names = {name for name in app.tasks if not name.startswith("celery.")}
     assert names == {
@@ -78,10 +79,18 @@ def test_the_registered_task_names_are_the_stable_interface():
         "games.bot_turn",
         "games.bot_sweep",
         "games.signup_sweep",
+        "games.password_reset_send",
         "chouette.online_alarm",
         "chouette.sweep_online_alarms",
     }
-    for sent in (GAME_CLOCK_ALARM, TABLE_CLOCK_ALARM, DELIVER, DELIVER_EACH, ONLINE_ALARM):
+    for sent in (
+        GAME_CLOCK_ALARM,
+        TABLE_CLOCK_ALARM,
+        DELIVER,
+        DELIVER_EACH,
+        ONLINE_ALARM,
+        PASSWORD_RESET_SEND,
+    ):
         assert background.task(sent).name == sent
     assert set(settings.CELERY_TASK_ROUTES) <= names
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= names

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import re
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.test import TestCase
 
+from config.celery import app
+from games.players import logins, tasks
 from tests.factories import UserFactory, api_client
 
 pytestmark = pytest.mark.django_db
@@ -29,13 +34,38 @@ def _rate() -> int:
     return int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["password_reset"].split("/")[0])
 
 
+@pytest.fixture(autouse=True)
+def _eager_tasks() -> Iterator[None]:
+    """Tasks run in this process when sent, as in the local run (no worker, no broker)."""
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = before
+
+
+@contextmanager
+def _committed() -> Iterator[list]:
+    """The request's transaction commits at the end of the block: the tasks it enqueued
+    are sent then (the test's own transaction never commits)."""
+    with TestCase.captureOnCommitCallbacks(execute=True) as callbacks:
+        yield callbacks
+
+
 @pytest.fixture
 def anna():
     return UserFactory(username="anna", email="Anna@Example.org")
 
 
 def _ask(client, email, **extra):
-    return client.post(FORGOT, {"email": email}, **{**EN, **extra})
+    with _committed():
+        return client.post(FORGOT, {"email": email}, **{**EN, **extra})
+
+
+def _api(email, **extra):
+    with _committed():
+        return api_client().post(API, {"email": email}, format="json", **extra)
 
 
 def _link(message) -> str:
@@ -150,32 +180,35 @@ def test_asking_is_throttled_per_address_typed_known_or_not(client, anna) -> Non
 
 
 def test_the_api_answers_202_whatever_the_address(anna) -> None:
-    known = api_client().post(API, {"email": "anna@example.org"}, format="json", **EN)
-    unknown = api_client().post(API, {"email": "nobody@example.org"}, format="json", **EN)
+    known = _api("anna@example.org", **EN)
+    unknown = _api("nobody@example.org", **EN)
     assert known.status_code == unknown.status_code == 202
     assert known.content == unknown.content
     (message,) = mail.outbox
     assert message.to == ["Anna@Example.org"] and "/accounts/reset/" in _link(message)
-    bad = api_client().post(API, {"email": "not an address"}, format="json")
+    bad = _api("not an address")
     assert bad.status_code == 400 and bad.json()["code"] == "invalid"
     assert len(mail.outbox) == 1
 
 
 def test_the_api_is_throttled_per_client_address_and_per_address_typed(anna) -> None:
-    rate = _rate()
-    client = api_client()
-    for n in range(rate):
-        assert client.post(API, {"email": f"x{n}@example.org"}, format="json").status_code == 202
-    throttled = client.post(API, {"email": "anna@example.org"}, format="json")
-    assert throttled.status_code == 429 and throttled.json()["code"] == "throttled"
-    assert int(throttled["Retry-After"]) > 0
-    for n in range(rate):
-        answer = client.post(
-            API, {"email": "y@example.org"}, format="json", REMOTE_ADDR=f"10.3.{n}.1"
-        )
-        assert answer.status_code == 202
-    again = client.post(API, {"email": "Y@example.org"}, format="json", REMOTE_ADDR="10.4.0.1")
-    assert again.status_code == 429 and again.json()["code"] == "throttled"
+    with _committed():  # a refused ask enqueues nothing either
+        rate = _rate()
+        client = api_client()
+        for n in range(rate):
+            assert (
+                client.post(API, {"email": f"x{n}@example.org"}, format="json").status_code == 202
+            )
+        throttled = client.post(API, {"email": "anna@example.org"}, format="json")
+        assert throttled.status_code == 429 and throttled.json()["code"] == "throttled"
+        assert int(throttled["Retry-After"]) > 0
+        for n in range(rate):
+            answer = client.post(
+                API, {"email": "y@example.org"}, format="json", REMOTE_ADDR=f"10.3.{n}.1"
+            )
+            assert answer.status_code == 202
+        again = client.post(API, {"email": "Y@example.org"}, format="json", REMOTE_ADDR="10.4.0.1")
+        assert again.status_code == 429 and again.json()["code"] == "throttled"
     assert mail.outbox == []
 
 
@@ -183,3 +216,61 @@ def test_the_api_is_in_the_schema(client) -> None:
     schema = client.get("/api/schema/?format=json").json()
     operation = schema["paths"]["/api/v1/auth/password-reset/"]["post"]
     assert {"202", "400", "429"} <= set(operation["responses"])
+
+
+def _send(user, email: str | None = None, language: str = "en") -> bool:
+    """The task, run here as the worker runs it."""
+    return tasks.password_reset_send(
+        user.pk, logins._email_digest(email or user.email), language, "https://club.example.org"
+    )
+
+
+def test_the_request_mails_nothing_itself_and_enqueues_one_task_per_login(client, anna) -> None:
+    UserFactory(username="anna2", email="anna@example.org")  # two logins, one address
+    with TestCase.captureOnCommitCallbacks(execute=False) as callbacks:
+        asked = client.post(FORGOT, {"email": "anna@example.org"}, **EN)
+    assert asked.status_code == 302
+    assert mail.outbox == []  # nothing sent during the request
+    (enqueue,) = callbacks  # the tasks are sent once the request's transaction commits
+    enqueue()
+    assert sorted(m.to[0] for m in mail.outbox) == ["Anna@Example.org", "anna@example.org"]
+    # An unknown address: nothing to enqueue, and the same answer.
+    with TestCase.captureOnCommitCallbacks(execute=False) as callbacks:
+        unknown = client.post(FORGOT, {"email": "nobody@example.org"}, **EN)
+    assert (unknown.status_code, unknown["Location"]) == (asked.status_code, asked["Location"])
+    assert callbacks == []
+
+
+def test_the_task_run_twice_mails_twice_and_both_links_work(client, anna) -> None:
+    """A redelivered task mails a second message; both links open the set-password form
+    until one is used (the docstring of games.players.tasks.password_reset_send)."""
+    assert _send(anna) and _send(anna)
+    assert [m.to for m in mail.outbox] == [["Anna@Example.org"]] * 2
+    for message in mail.outbox:
+        path = _link(message).removeprefix("https://club.example.org")
+        opened = client.get(path, follow=True, **EN)
+        assert 'id="id_new_password1"' in opened.content.decode()
+
+
+def test_the_task_mails_in_the_language_it_was_given(anna) -> None:
+    assert _send(anna, language="hu")
+    (message,) = mail.outbox
+    assert "Kedves anna!" in message.body
+
+
+def test_a_login_no_longer_eligible_when_the_task_runs_gets_nothing(anna) -> None:
+    asked_for = anna.email
+    anna.email = "anna@new.example.org"  # changed after the ask
+    anna.save()
+    assert _send(anna, email=asked_for) is False
+    anna.email, anna.is_active = asked_for, False  # deactivated after the ask
+    anna.save()
+    assert _send(anna) is False
+    anna.is_active = True
+    anna.set_unusable_password()  # e.g. the director made it an invitation again
+    anna.save()
+    assert _send(anna) is False
+    gone = anna.pk
+    anna.delete()
+    assert tasks.password_reset_send(gone, logins._email_digest(asked_for), "en", "x") is False
+    assert mail.outbox == []
