@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+# Parallel runs (pytest-xdist): one migrated template database, copied by each worker.
+pytest_plugins = ["tests.parallel"]
+
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     """Name the database and Redis the suite runs against, from the live servers."""

@@ -326,11 +326,20 @@ def redis_channel_layer(url: str) -> dict[str, object]:
     core layer's Lua script and sorted sets cost about 6 times as much CPU in the web
     worker that publishes: bench/live.py), each process holds one connection, and a
     message is never stored -- which the live topics do not need, since a client that
-    missed something gets it replayed from the database (games.live.consumer)."""
+    missed something gets it replayed from the database (games.live.consumer).
+
+    Redis pub/sub channels ignore the database number: two sites (or two parallel test
+    workers) on one Redis with different databases would hear each other's events for
+    the same topic names (``match:1``). So the channels' prefix names the database."""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(url)
+    path = parts.path.strip("/")
+    database = path if path.isdigit() else parse_qs(parts.query).get("db", ["0"])[0]
     return {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [url], "prefix": "live"},
+            "CONFIG": {"hosts": [url], "prefix": f"live{database}"},
         }
     }
 

@@ -3,7 +3,15 @@
 Defaults point at the services every project machine runs (PostgreSQL on
 127.0.0.1:5432, database ``test``, trust auth; Redis on 127.0.0.1:6379). The tests use
 Redis database 15 so that they never touch data of a local run on database 0.
+
+Run in parallel (pytest-xdist, ``-n``), each worker process is a suite of its own:
+pytest-django gives worker ``gwN`` the database ``test_<name>_gwN``, and this module
+gives it Redis database 15 - N (``redis_for_worker``), so that one worker's throttles,
+Celery queues and channel-layer groups (named by row ids, which repeat across the
+workers' databases) never reach another's.
 """
+
+import os
 
 from .base import *
 from .base import database_from_env, env, redis_channel_layer
@@ -17,7 +25,21 @@ DATABASES = {"default": database_from_env("postgres://postgres@127.0.0.1:5432/te
 # test database that pytest-django creates and drops.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 
-REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/15")
+
+def redis_for_worker(url: str, worker: str) -> str:
+    """``url`` with its database number lowered by the xdist worker's index (``gw2``:
+    15 -> 13); ``url`` itself outside xdist (``worker`` empty)."""
+    if not worker.startswith("gw"):
+        return url
+    base, _, number = url.rpartition("/")
+    database = (int(number or 0) - int(worker[2:])) % 16
+    return f"{base}/{database}"
+
+
+REDIS_URL = redis_for_worker(
+    env.str("REDIS_URL", default="redis://127.0.0.1:6379/15"),
+    os.environ.get("PYTEST_XDIST_WORKER", ""),
+)
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
 CACHES = {
