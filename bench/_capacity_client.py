@@ -6,7 +6,8 @@ The parent drives it over a pipe (:class:`ClientProcess`): ``open`` the sockets 
 matches, ``play`` a step (every player acts 2-6 s after it may, from a seeded schedule;
 actions retried on a connection error or a 502/503/504 with the same version, so a
 retry can never act twice), ``collect`` what the sockets received. Times are wall-clock
-(``time.time()``), the clock of the ``sent_at`` the server puts in each push.
+(``time.time()``), the clock of the ``sent_at`` the server puts in each push. A request
+gets no answer only after ``REQUEST_TIMEOUT`` (then the match syncs by GET, no retry).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ OPEN_CONCURRENCY = 64
 #: A retried action (connection error, 502/503/504) is tried this often at most.
 ATTEMPTS = 10
 RETRY_STATUSES = (502, 503, 504)
+#: Seconds a request may wait for its answer (nginx's proxy_read_timeout is 60).
+REQUEST_TIMEOUT = 65.0
 #: Think time of a human player, seconds (each action after the answer that allowed it).
 THINK = (2.0, 6.0)
 
@@ -235,7 +238,10 @@ class Client:
         partner_acted = False
         while True:
             if not play.synced:
-                await moves.sync(self.port, play, stats)
+                try:
+                    await moves.sync(self.port, play, stats)
+                except (ValueError, KeyError, TypeError):
+                    self.errors["sync: unexpected body"] += 1
                 if not play.synced:
                     await asyncio.sleep(1.0)
                     if time.time() >= end:
@@ -266,7 +272,11 @@ class Client:
                 payload: dict[str, Any] = {"action": "roll", "version": play.version}
             else:
                 payload = {"action": "play", "version": play.version, "position_id": play.plays[0]}
-            view = await self.act(play, payload)
+            try:
+                view = await self.act(play, payload)
+            except Exception as exc:  # counted; one match's surprise must not stop the rest
+                self.errors[f"{payload['action']}: {type(exc).__name__}"] += 1
+                view = None
             if view is None:
                 play.synced = False
                 continue
@@ -289,16 +299,28 @@ class Client:
                 await asyncio.sleep(0.5)
             try:
                 status, body = await moves.exchange(self.port, request)
-            except (OSError, TimeoutError, ValueError, IndexError) as exc:
+            except TimeoutError:
+                # No answer in REQUEST_TIMEOUT: not retried (a browser waits; retrying what a
+                # saturated server is still working on only adds to its queue): synced.
+                self.errors[f"{payload['action']}: no answer in {moves.REQUEST_TIMEOUT:.0f} s"] += 1
+                return None
+            except (OSError, ValueError, IndexError) as exc:
                 self.errors[f"{payload['action']}: {type(exc).__name__}"] += 1
                 continue
             if status in RETRY_STATUSES:
                 self.errors[f"{payload['action']}: HTTP {status}"] += 1
                 continue
             if 200 <= status < 300:
+                try:
+                    view = json.loads(body)
+                    ack = (view["match"], view["number"], view["version"])
+                except (ValueError, KeyError, TypeError):
+                    # The node died while nginx passed the answer on: the status came,
+                    # the body did not. Committed, but not an acknowledged action here.
+                    self.errors[f"{payload['action']}: 2xx with a cut body"] += 1
+                    return None
                 self.action_ms.append((time.monotonic() - first) * 1000.0)
-                view = json.loads(body)
-                self.acks.append((view["match"], view["number"], view["version"]))
+                self.acks.append(ack)
                 return dict(view)
             code = ""
             with contextlib.suppress(ValueError, AttributeError):
@@ -365,6 +387,9 @@ async def _close(ws: Any) -> None:
 
 
 def _main(conn: Any, port: int, url: str, origin: str) -> None:
+    # A request waits as long as nginx does (proxy_read_timeout 60 s, then 504), not
+    # bench/moves.py's 10 s.
+    moves.REQUEST_TIMEOUT = REQUEST_TIMEOUT
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C...
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # ...and ends a late one with SIGTERM
     asyncio.run(Client(conn, port, url, origin).serve())

@@ -224,7 +224,8 @@ class Nginx:
             marker, marker + "\n        add_header X-Bench-Upstream $upstream_addr always;"
         )
 
-    def start(self, nodes: list[Node], env: dict[str, str]) -> None:
+    def configure(self, nodes: list[Node]) -> list[str]:
+        """Write the site and a main nginx.conf into the prefix; the command that runs them."""
         p = self.prefix
         site = p / "backgammon-club.conf"
         site.write_text(self.site(nodes))
@@ -243,12 +244,15 @@ class Nginx:
             f"    access_log off;\n    gzip on;\n{temp}\n    scgi_temp_path {p / 'scgi'};\n"
             f"    include {site};\n}}\n"
         )
-        command = [NGINX, "-p", str(p), "-c", str(p / "nginx.conf"), "-e", str(p / "error.log")]
+        return [NGINX, "-p", str(p), "-c", str(p / "nginx.conf"), "-e", str(p / "error.log")]
+
+    def start(self, nodes: list[Node], env: dict[str, str]) -> None:
+        command = self.configure(nodes)
         tested = subprocess.run(  # noqa: S603
             [*command, "-t"], capture_output=True, text=True, check=False
         )
         if tested.returncode != 0:
             raise SystemExit(f"nginx -t failed:\n{tested.stderr}")
-        self.proc = Proc("nginx", command, env, p / "nginx.out")
+        self.proc = Proc("nginx", command, env, self.prefix / "nginx.out")
         self.proc.start()
         self.proc.wait_http(self.port)
