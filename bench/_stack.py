@@ -119,7 +119,7 @@ class Proc:
             time.sleep(0.2)
         raise SystemExit(f"{self.name} did not say {text!r} in {timeout:.0f} s:\n{self.tail()}")
 
-    def wait_http(self, port: int, timeout: float = 60.0) -> None:
+    def wait_http(self, port: int, timeout: float = 120.0) -> None:
         import http.client
 
         deadline = time.monotonic() + timeout

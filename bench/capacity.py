@@ -635,11 +635,14 @@ def main(argv: list[str] | None = None) -> int:
         phase.stop()
         phase = None
         if two:
-            phase = Phase(2, args, workdir)
-            phase.open(specs, two)
-            if not args.quick:  # both nodes up all along: every event on both, once
-                results.append(phase.step(two, specs, celery))
-            results.append(phase.step(two, specs, celery, kill=phase.kill_node_2))
+            try:
+                phase = Phase(2, args, workdir)
+                phase.open(specs, two)
+                if not args.quick:  # both nodes up all along: every event on both, once
+                    results.append(phase.step(two, specs, celery))
+                results.append(phase.step(two, specs, celery, kill=phase.kill_node_2))
+            except SystemExit as exc:  # the one-node figures are still worth their summary
+                print(f"the two-node run failed: {exc}", flush=True)
     except KeyboardInterrupt:
         print("interrupted: stopping everything", file=sys.stderr)
         return 130
