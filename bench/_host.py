@@ -1,8 +1,8 @@
 """What the benchmarks share about this machine: re-running under the project's
 virtualenv, free ports, the benchmark database, and CPU accounting from ``/proc``.
 
-Imported by ``bench/moves.py`` and ``bench/clocks.py`` (run as scripts, so this folder
-is on ``sys.path``)."""
+Imported by the benchmarks (``bench/moves.py``, ``bench/clocks.py``, ``bench/capacity.py``,
+...; run as scripts, so this folder is on ``sys.path``)."""
 
 from __future__ import annotations
 
@@ -130,6 +130,21 @@ def database_backends(table: list[ProcRow], name: str) -> dict[int, int]:
         for pid, comm, _, ticks, _ in table
         if comm.startswith("postgres") and serves_database(pid, name)
     }
+
+
+def tree_ticks(table: list[ProcRow], root: int | None) -> dict[int, int]:
+    """Ticks of ``root`` and all its descendants."""
+    if root is None:
+        return {}
+    members = {root}
+    grew = True
+    while grew:
+        grew = False
+        for pid, _, ppid, _, _ in table:
+            if ppid in members and pid not in members:
+                members.add(pid)
+                grew = True
+    return {pid: ticks for pid, _, _, ticks, _ in table if pid in members}
 
 
 #: How a benchmark picks its groups of processes from :func:`proc_table`.

@@ -559,21 +559,6 @@ class CeleryProcess:
 
 
 # ====================================================================== CPU accounting
-def _tree(table: list[_host.ProcRow], root: int | None) -> dict[int, int]:
-    """Ticks of ``root`` and all its descendants."""
-    if root is None:
-        return {}
-    members = {root}
-    grew = True
-    while grew:
-        grew = False
-        for pid, _, ppid, _, _ in table:
-            if ppid in members and pid not in members:
-                members.add(pid)
-                grew = True
-    return {pid: ticks for pid, _, _, ticks, _ in table if pid in members}
-
-
 def cpu_groups(
     roots: dict[str, int | None],
 ) -> _host.Groups:
@@ -581,7 +566,7 @@ def cpu_groups(
     worker's main process, the database and Redis."""
 
     def groups(table: list[_host.ProcRow]) -> dict[str, dict[int, int]]:
-        found = {name: _tree(table, pid) for name, pid in roots.items()}
+        found = {name: _host.tree_ticks(table, pid) for name, pid in roots.items()}
         found["bench"] = {pid: t for pid, _, _, t, _ in table if pid == os.getpid()}
         main = roots.get("worker")
         found["worker main"] = {pid: t for pid, _, _, t, _ in table if pid == main}
