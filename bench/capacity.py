@@ -96,7 +96,9 @@ def server_env() -> dict[str, str]:
     env = moves.server_env()
     env.update(
         {
-            "DJANGO_SETTINGS_MODULE": "bench.capacity_settings",  # production, own layer prefix
+            # production's: the live channels' prefix names Redis database 11
+            # (config.settings.base.redis_channel_layer), apart from other runs' pushes
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
             "DATABASE_URL": f"postgres://postgres@{HOST}:5432/{DB_NAME}",
             "REDIS_URL": REDIS_URL,
         }
