@@ -25,7 +25,7 @@ class ChouetteConfig(AppConfig):
         online = import_module("chouette.online.services")
         register_inprocess_sweep(online.online_sweep_alarms)
         # A proxy named or cleared: the game being played takes the player away or back.
-        from .services import register_presence_hook
+        from .services.proxies import register_presence_hook
 
         register_presence_hook(online.online_presence_changed)
 

@@ -47,9 +47,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from chouette import live, rolloff, rules, selectors, services
+from chouette import live, rolloff, rules, selectors
 from chouette.messages import rule_message
 from chouette.models import ChouetteOnlineGame, ChouetteSession
+from chouette.services import common as common_writes
+from chouette.services import games as games_writes
+from chouette.services import joining as joining_writes
+from chouette.services import proxies as proxies_writes
+from chouette.services import seating as seating_writes
+from chouette.services import sessions as sessions_writes
+from chouette.services import summary as summary_writes
 from chouette.throttles import join_allowed
 from games.codes import clean_code, qr_svg
 from games.errors import ApplicationError, ValidationFailed
@@ -98,11 +105,11 @@ def writer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         session = get_object_or_404(ChouetteSession, pk=session_id)
-        if not services.may_write(request.user, session):
+        if not common_writes.may_write(request.user, session):
             return render(
                 request,
                 "chouette/refused.html",
-                {"session": session, "refusal": services.NOT_IN_SESSION},
+                {"session": session, "refusal": common_writes.NOT_IN_SESSION},
                 status=403,
             )
         return view(request, session, *args, **kwargs)
@@ -296,7 +303,7 @@ def session_create(request: HttpRequest) -> HttpResponse:
     chosen = list(data["players"])
     stake = data["stake_per_point"]
     try:
-        session = services.session_create(
+        session = sessions_writes.session_create(
             by=request.user,
             name=data["name"],
             player_ids=[p.pk for p in chosen],
@@ -423,7 +430,7 @@ def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
     board = _board_or_404(session_id)
     wall = request.GET.get("wall") == "1"
     session = board.session
-    can_write = services.may_write(request.user, session)
+    can_write = common_writes.may_write(request.user, session)
     game_rows = _game_rows(board)
     context: dict[str, Any] = {
         "board": board,
@@ -439,13 +446,13 @@ def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
     }
     context["rolloff"] = _rolloff(session, board.names)
     if not session.is_open:  # the end's totals and who pays whom (the wall says it big)
-        context.update(_summary_context(services.session_summary(session_id=session.pk)))
+        context.update(_summary_context(summary_writes.session_summary(session_id=session.pk)))
     if wall:
         context["wall"] = True
         return render(request, "chouette/wall.html", context)
     # The confirmation names the game an undo takes back: the newest one counted.
     context["undo_game"] = game_rows[0] if game_rows else None
-    context["can_reopen"] = services.may_reopen(request.user, session)
+    context["can_reopen"] = sessions_writes.may_reopen(request.user, session)
     context["splits"] = list(session.splits.order_by("pk"))
     context["changes"] = [
         {"change": c, "before": ", ".join(c.before), "after": ", ".join(c.after)}
@@ -456,7 +463,7 @@ def scoreboard(request: HttpRequest, session_id: int) -> HttpResponse:
         context["proxy_seats"] = [
             row
             for row in context["seats"]
-            if services.may_set_proxy(request.user, session, row["seat"].player_id)
+            if proxies_writes.may_set_proxy(request.user, session, row["seat"].player_id)
         ]
         in_session = set(board.names)
         context["newcomers"] = Player.objects.filter(is_active=True).exclude(pk__in=in_session)
@@ -500,7 +507,7 @@ def _reseat_context(board: selectors.Scoreboard) -> dict[str, Any]:
 @require_POST
 @writer_required
 def seating_set(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
-    """Box, captain and line set by hand (:func:`services.session_seating_set`): ``box``
+    """Box, captain and line set by hand (:func:`seating_writes.session_seating_set`): ``box``
     and ``line`` (the selects in order, the captain first)."""
     raw_box = request.POST.get("box", "")
     raw_line = request.POST.getlist("line")
@@ -509,7 +516,7 @@ def seating_set(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
         return redirect(_scoreboard_url(session.pk))
     return act_and_redirect(
         request,
-        lambda: services.session_seating_set(
+        lambda: seating_writes.session_seating_set(
             session_id=session.pk,
             by=request.user,
             box=int(raw_box),
@@ -531,7 +538,7 @@ def _split_context(board: selectors.Scoreboard) -> dict[str, Any] | None:
     suffix = " (2)"
     return {
         "seats": [{"seat": s, "moves": s.player_id in movers} for s in seated],
-        "name": board.session.name[: services.MAX_NAME - len(suffix)] + suffix,
+        "name": board.session.name[: common_writes.MAX_NAME - len(suffix)] + suffix,
     }
 
 
@@ -553,7 +560,7 @@ def new_join_code(request: HttpRequest, session: ChouetteSession) -> HttpRespons
     """A fresh join code (the old one got about): the old one stops working."""
     return act_and_redirect(
         request,
-        lambda: services.session_new_join_code(session_id=session.pk, by=request.user),
+        lambda: joining_writes.session_new_join_code(session_id=session.pk, by=request.user),
         to=_scoreboard_url(session.pk),
         success=_("The session has a new join code: the old one no longer works."),
     )
@@ -564,9 +571,9 @@ def new_join_code(request: HttpRequest, session: ChouetteSession) -> HttpRespons
 def seat_change(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     action = request.POST.get("action", "")
     service = {
-        "join": services.session_join,
-        "sit_out": services.session_sit_out,
-        "come_back": services.session_come_back,
+        "join": seating_writes.session_join,
+        "sit_out": seating_writes.session_sit_out,
+        "come_back": seating_writes.session_come_back,
     }.get(action)
     raw = request.POST.get("player", "")
     if service is None or not _digits(raw):
@@ -589,7 +596,7 @@ def seat_change(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
 @writer_required
 def proxy_set(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     """A member away from the table names a proxy for their cube decisions, or clears it
-    (an empty ``proxy``): :func:`services.participant_proxy_set`."""
+    (an empty ``proxy``): :func:`proxies_writes.participant_proxy_set`."""
     raw_player = request.POST.get("player", "")
     raw_proxy = request.POST.get("proxy", "")
     if not _digits(raw_player) or (raw_proxy and not _digits(raw_proxy)):
@@ -598,7 +605,7 @@ def proxy_set(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     proxy_id = int(raw_proxy) if raw_proxy else None
     return act_and_redirect(
         request,
-        lambda: services.participant_proxy_set(
+        lambda: proxies_writes.participant_proxy_set(
             session_id=session.pk,
             by=request.user,
             player_id=int(raw_player),
@@ -618,7 +625,7 @@ def proxy_set(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
 @require_POST
 @writer_required
 def session_split(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
-    """Split a chouette of eight or more in two (:func:`services.session_split`): the
+    """Split a chouette of eight or more in two (:func:`sessions_writes.session_split`): the
     checked players start a new session (none checked: the default, every second player
     of the line); done, the new session's scoreboard."""
     raw = request.POST.getlist("move")
@@ -628,7 +635,7 @@ def session_split(request: HttpRequest, session: ChouetteSession) -> HttpRespons
     move = [int(r) for r in raw] or None
     return act_and_redirect(
         request,
-        lambda: services.session_split(
+        lambda: sessions_writes.session_split(
             session_id=session.pk,
             by=request.user,
             player_ids_to_move=move,
@@ -651,14 +658,14 @@ def session_split(request: HttpRequest, session: ChouetteSession) -> HttpRespons
 @writer_required
 def join_guest(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     """A newcomer who is not yet a club member joins by name (a guest player made on the
-    spot: :func:`services.session_join_guest`). Refused, the answer is a page with the
+    spot: :func:`seating_writes.session_join_guest`). Refused, the answer is a page with the
     name as typed and the reason; a name that is an existing player's offers to join
     that player instead (or, for the same name with other accents, to confirm that the
     newcomer is someone else)."""
     name = request.POST.get("name", "")
     namesake_ok = request.POST.get("namesake_ok") == "1"
     try:
-        joined = services.session_join_guest(
+        joined = seating_writes.session_join_guest(
             session_id=session.pk,
             by=request.user,
             name=name,
@@ -698,7 +705,7 @@ def join_guest(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
 def game_undo(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     return act_and_redirect(
         request,
-        lambda: services.game_undo_last(
+        lambda: games_writes.game_undo_last(
             session_id=session.pk, by=request.user, expected_version=_version(request)
         ),
         to=_scoreboard_url(session.pk),
@@ -711,7 +718,7 @@ def game_undo(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
 def session_end(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
     return act_and_redirect(
         request,
-        lambda: services.session_end(
+        lambda: sessions_writes.session_end(
             session_id=session.pk, by=request.user, expected_version=_version(request)
         ),
         to=_scoreboard_url(session.pk),
@@ -723,10 +730,10 @@ def session_end(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
 @require_POST
 @writer_required
 def session_reopen(request: HttpRequest, session: ChouetteSession) -> HttpResponse:
-    """Reopen a session ended by mistake (:func:`services.session_reopen` says who may)."""
+    """Reopen a session ended by mistake (:func:`sessions_writes.session_reopen` says who may)."""
     return act_and_redirect(
         request,
-        lambda: services.session_reopen(
+        lambda: sessions_writes.session_reopen(
             session_id=session.pk, by=request.user, expected_version=_version(request)
         ),
         to=_scoreboard_url(session.pk),
@@ -887,7 +894,7 @@ def game_entry(
 
     ``number`` (``/games/<number>/edit/``, issue 27): the same form prefilled with game
     ``number`` as it was typed, played from the seating it was played from; **Save**
-    corrects it (:func:`services.game_edit`), **Preview** shows its corrected points."""
+    corrects it (:func:`games_writes.game_edit`), **Preview** shows its corrected points."""
     board = _board_or_404(session.pk, last=1)
     if not session.is_open:
         messages.error(request, _("This chouette session has ended."))
@@ -895,7 +902,7 @@ def game_entry(
     seating = board.seating
     stored: dict[str, Any] | None = None
     if number is not None:
-        games = services.counted_game_events(session)
+        games = games_writes.counted_game_events(session)
         if not 1 <= number <= len(games):
             raise Http404
         if ChouetteOnlineGame.objects.filter(event=games[number - 1]).exists():
@@ -905,7 +912,7 @@ def game_entry(
             )
             return redirect(_scoreboard_url(session.pk))
         stored = games[number - 1].data
-        seating = services.ledger_of(session).rows[number - 1].seating_before
+        seating = common_writes.ledger_of(session).rows[number - 1].seating_before
     preview = None
     status = 200
     post = request.POST if request.method == "POST" else None
@@ -920,7 +927,7 @@ def game_entry(
         try:
             entry = _entry_from_post(post, seating)
             if post.get("action") == "save" and number is not None:
-                services.game_edit(
+                games_writes.game_edit(
                     session_id=session.pk,
                     by=request.user,
                     number=number,
@@ -932,7 +939,7 @@ def game_entry(
                 )
                 return redirect(_scoreboard_url(session.pk))
             if post.get("action") == "save":
-                services.game_record(
+                games_writes.game_record(
                     session_id=session.pk,
                     by=request.user,
                     entry=entry,
@@ -942,11 +949,11 @@ def game_entry(
                 messages.success(request, _("The game has been saved."))
                 return redirect(_scoreboard_url(session.pk))
             if number is not None:
-                found = services.game_edit_preview(
+                found = games_writes.game_edit_preview(
                     session_id=session.pk, by=request.user, number=number, entry=entry
                 )
             else:
-                found = services.game_preview(
+                found = games_writes.game_preview(
                     session_id=session.pk, by=request.user, entry=entry, set_seating=True
                 )
             preview = {
@@ -1017,7 +1024,7 @@ def game_entry(
     return render(request, "chouette/game_entry.html", context, status=status)
 
 
-def _preview_notes(found: services.GamePreview, board: selectors.Scoreboard) -> list[str]:
+def _preview_notes(found: games_writes.GamePreview, board: selectors.Scoreboard) -> list[str]:
     """The previewed game's settlements and extras in words (as the games list says
     them once saved)."""
     data = found.entry.to_dict()
@@ -1080,7 +1087,7 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
             }
             return render(request, "chouette/join.html", context, status=429)
         try:
-            session = services.session_by_join_code(code=code)
+            session = joining_writes.session_by_join_code(code=code)
         except ApplicationError as exc:
             context["error"] = exc.detail
             return render(request, "chouette/join.html", context, status=exc.status)
@@ -1094,7 +1101,7 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
         if request.method == "POST":
             guest_raw = request.POST.get("guest", "")
             try:
-                joined = services.session_join_by_code(
+                joined = joining_writes.session_join_by_code(
                     code=code,
                     by=request.user,
                     name=context["name"],
@@ -1178,7 +1185,7 @@ def me(request: HttpRequest, session_id: int) -> HttpResponse:
 def summary(request: HttpRequest, session_id: int) -> HttpResponse:
     """Net points, money at the stake and the fewest transfers that settle."""
     try:
-        found = services.session_summary(session_id=session_id)
+        found = summary_writes.session_summary(session_id=session_id)
     except ApplicationError:
         raise Http404 from None
     return render(
@@ -1187,12 +1194,12 @@ def summary(request: HttpRequest, session_id: int) -> HttpResponse:
         {
             "session": found.session,
             **_summary_context(found),
-            "can_write": services.may_write(request.user, found.session),
+            "can_write": common_writes.may_write(request.user, found.session),
         },
     )
 
 
-def _summary_context(found: services.Summary) -> dict[str, Any]:
+def _summary_context(found: summary_writes.Summary) -> dict[str, Any]:
     """Every player's net points and money, and who pays whom (the summary page, and
     the wall of an ended session)."""
     names = found.names

@@ -28,7 +28,7 @@ in one order and never deadlock; an action made against a version that moved is 
   when it runs out (a log row ``forfeit``); every timeout's row names its rule and what
   it decided (``defaults``: the answers given; ``flag``; ``forfeit``).
 * When the game ends, its entry goes to
-  :func:`chouette.services.game_record_locked` in the same transaction: the same
+  :func:`chouette.services.games.game_record_locked` in the same transaction: the same
   settlement, zero-sum check and ledger as a game typed in; undo works on it as on any.
 * :func:`online_team_message_post`: a team member writes to the team (or suggests a play);
   the box never sees it (its topic is the team's only, :mod:`chouette.online.live`).
@@ -48,7 +48,6 @@ from django.utils.translation import gettext as _
 from chouette import live as chouette_live
 from chouette import rules
 from chouette import selectors as chouette_selectors
-from chouette import services as chouette_services
 from chouette.messages import rule_message
 from chouette.models import (
     MAX_DECISION_SECONDS,
@@ -61,6 +60,8 @@ from chouette.models import (
 from chouette.online import live
 from chouette.online import selectors as online_selectors
 from chouette.online.table import BOX, TEAM, Table, table_new
+from chouette.services.common import NOT_IN_SESSION, lock_for_write, may_write
+from chouette.services.games import game_record_locked
 from chouette.stored import profile_of
 from games import background, wallclock
 from games.engine.clock import PRESETS, ClockState, settings_from_dict, settings_to_dict
@@ -272,9 +273,7 @@ def online_game_start(
     at = at or wallclock.now()
     dice = dice if dice is not None else SYSTEM_DICE  # looked up now: tests script it
     with transaction.atomic():
-        session = chouette_services.lock_for_write(
-            session_id=session_id, by=by, expected_version=expected_version
-        )
+        session = lock_for_write(session_id=session_id, by=by, expected_version=expected_version)
         if session.online_games.filter(status=ChouetteOnlineGame.Status.PLAYING).exists():
             raise Conflict(
                 "online_game_in_progress", _("A game of this session is already being played.")
@@ -527,7 +526,7 @@ def _store(
     fields = ["version", "table", "clock", "decisions_since", "alarm_at"]
     if after.is_over:
         entry = after.entry()
-        event = chouette_services.game_record_locked(session=session, entry=entry, by=None)
+        event = game_record_locked(session=session, entry=entry, by=None)
         game.status = ChouetteOnlineGame.Status.FINISHED
         game.event = event
         game.ended_at = at
@@ -642,7 +641,7 @@ def online_game_alarm(
 
 def online_presence_changed(*, session: ChouetteSession, at: datetime | None = None) -> None:
     """A player of the session named or cleared a proxy (away or back,
-    :func:`chouette.services.participant_proxy_set`, in its transaction, the session
+    :func:`chouette.services.proxies.participant_proxy_set`, in its transaction, the session
     locked): the game being played takes the new away list at once, with a log row
     (``away``: who left, who came back), so a side nobody at the table moves for starts
     its window now and a member back at the table moves again."""
@@ -702,8 +701,8 @@ def online_game_abandon(
     at = at or wallclock.now()
     with transaction.atomic():
         session, game = _lock_session_of_game(game_id)
-        if not chouette_services.may_write(by, session):
-            raise PermissionDenied("not_in_session", chouette_services.NOT_IN_SESSION)
+        if not may_write(by, session):
+            raise PermissionDenied("not_in_session", NOT_IN_SESSION)
         _check_playing(game)
         _check_version(game, expected_version)
         game.version += 1
@@ -789,9 +788,7 @@ def online_settings_update(
             raise ValidationFailed("invalid_clock", _("Unknown clock preset."))
         clock = settings_to_dict(PRESETS[clock_preset])
     with transaction.atomic():
-        session = chouette_services.lock_for_write(
-            session_id=session_id, by=by, expected_version=expected_version
-        )
+        session = lock_for_write(session_id=session_id, by=by, expected_version=expected_version)
         if session.online_games.filter(status=ChouetteOnlineGame.Status.PLAYING).exists():
             raise Conflict(
                 "online_game_in_progress",

@@ -11,7 +11,6 @@ from decimal import Decimal
 import pytest
 
 from chouette import rules
-from chouette import services as chouette_services
 from chouette.models import (
     AWAY_WINDOW_SECONDS,
     ChouetteLine,
@@ -20,6 +19,11 @@ from chouette.models import (
 )
 from chouette.online import selectors, services
 from chouette.online.table import Table
+from chouette.services.games import game_record, game_undo_last
+from chouette.services.proxies import participant_proxy_set
+from chouette.services.seating import session_sit_out
+from chouette.services.sessions import session_end
+from chouette.services.summary import session_totals
 from chouette.stored import profile_of
 from games import wallclock
 from games.engine.position import position_id
@@ -136,7 +140,7 @@ def test_box_double_one_drops_the_others_take_and_the_ledger_is_the_settlement()
     assert session.seating["box"] == cast["Bob"].pk
     assert session.seating["line"][0] == cast["Cy"].pk
     # Undo works on it as on a game typed in.
-    chouette_services.game_undo_last(session_id=session.pk, by=cast["Ann"].user)
+    game_undo_last(session_id=session.pk, by=cast["Ann"].user)
     session.refresh_from_db()
     assert session.seating["line"][0] == cast["Ann"].pk
 
@@ -195,13 +199,13 @@ def test_refusals_change_nothing():
     assert (snapshot(), list(ChouetteOnlineAction.objects.values()), _table(game)) == before
     # While it plays, nothing is typed in, nobody changes seats, the session doesn't end.
     for call in (
-        lambda: chouette_services.game_record(
+        lambda: game_record(
             session_id=session.pk, by=cast["Ann"].user, entry=simple_entry(session)
         ),
-        lambda: chouette_services.session_sit_out(
+        lambda: session_sit_out(
             session_id=session.pk, by=cast["Ann"].user, player_id=cast["Dee"].pk
         ),
-        lambda: chouette_services.session_end(session_id=session.pk, by=cast["Ann"].user),
+        lambda: session_end(session_id=session.pk, by=cast["Ann"].user),
         lambda: services.online_game_start(session_id=session.pk, by=cast["Ann"].user),
     ):
         with pytest.raises(ApplicationError) as exc:
@@ -468,7 +472,7 @@ def test_online_and_typed_games_mix_in_one_ledger(settings):
     cast = players(FOUR)
     session = session_with(cast, rolls=FOUR_ROLLS)
     ann = cast["Ann"].user
-    chouette_services.game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
     session.refresh_from_db()
     seating = rules.Seating.from_dict(session.seating)
     game = services.online_game_start(session_id=session.pk, by=ann, dice=ScriptedDice([6, 2]))
@@ -485,8 +489,8 @@ def test_online_and_typed_games_mix_in_one_ledger(settings):
     later = wallclock.now() + timedelta(hours=1)
     assert services.online_game_alarm(game_id=game.pk, at=later) == "flagged"
     session.refresh_from_db()
-    chouette_services.game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
-    totals = chouette_services.session_totals(session)
+    game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
+    totals = session_totals(session)
     assert sum(totals.values()) == 0
     games = session.events.filter(kind="game", undone=False).order_by("seq")
     assert games.count() == 3
@@ -498,8 +502,8 @@ def test_online_and_typed_games_mix_in_one_ledger(settings):
     assert Client().get(f"/chouette/{session.pk}/play/?game=99").status_code == 404
     assert Client().get(f"/chouette/{session.pk}/play/?game=x").status_code == 404
     # Undo the typed game, then the online one: the ledger is back to the first game.
-    chouette_services.game_undo_last(session_id=session.pk, by=ann)
-    chouette_services.game_undo_last(session_id=session.pk, by=ann)
+    game_undo_last(session_id=session.pk, by=ann)
+    game_undo_last(session_id=session.pk, by=ann)
     session.refresh_from_db()
     assert session.events.filter(kind="game", undone=False).count() == 1
 
@@ -532,7 +536,7 @@ def test_the_captain_drops_the_next_is_away_the_next_present_moves_and_a_timeout
     _to_box_roll(game, cast, rnd)
     # Cy leaves the table: Dee answers his cube decisions. Only Cy (or the scorekeeper,
     # staff) may name his proxy; the game logs it.
-    chouette_services.participant_proxy_set(
+    participant_proxy_set(
         session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=cast["Dee"].pk
     )
     row = ChouetteOnlineAction.objects.filter(game=game).order_by("-seq").first()
@@ -574,7 +578,7 @@ def test_the_captain_drops_the_next_is_away_the_next_present_moves_and_a_timeout
         online_act(game, cast["Cy"].user, "roll")
     assert exc.value.code == "not_your_turn"
     # Cy comes back: he is first in the line again and moves.
-    chouette_services.participant_proxy_set(
+    participant_proxy_set(
         session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=None
     )
     assert _table(game).mover == cast["Cy"].pk
@@ -591,7 +595,7 @@ def test_with_nobody_at_the_table_for_the_team_and_no_clock_the_game_still_ends(
     # Both members leave (the scorekeeper names their proxy: Bob, the box, answers for
     # nobody on the team, so nobody at the table acts for the team at all).
     for name in ("Ann", "Cy"):
-        chouette_services.participant_proxy_set(
+        participant_proxy_set(
             session_id=session.pk, by=keeper, player_id=cast[name].pk, proxy_id=cast["Bob"].pk
         )
     start = wallclock.now()
@@ -628,7 +632,7 @@ def test_a_decision_nobody_at_the_table_answers_gets_the_away_window():
     game = services.online_game_start(session_id=session.pk, by=cast["Ann"].user, dice=rnd)
     _to_box_roll(game, cast, rnd)
     # Cy named the box as proxy: nobody answers for him in this game.
-    chouette_services.participant_proxy_set(
+    participant_proxy_set(
         session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=cast["Bob"].pk
     )
     now = wallclock.now()
