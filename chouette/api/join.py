@@ -1,5 +1,6 @@
 """Join a session from a phone with its join code (issue 19): ``POST
-/api/v1/chouette/join/``, the API's side of ``/chouette/join/`` (:mod:`chouette.pages`).
+/api/v1/chouette/join/``, the API's side of ``/chouette/join/``
+(:mod:`chouette.pages.joining`).
 
 Who may, and why: :mod:`chouette.services.joining` (the code is the capability). No login is
 needed: with a login (token or session) the club member joins as their player; without

@@ -1,4 +1,4 @@
-"""The chouette web pages (chouette/pages.py): the list and the new-session form, the
+"""The chouette web pages (chouette/pages/): the list and the new-session form, the
 scoreboard and its wall view, the game entry with Preview (saves nothing) and Save,
 seat changes, undo and the end as plain form posts, who may post, the summary and a
 player's totals; the scoreboard's query count does not grow with the games."""
