@@ -44,7 +44,7 @@ from chouette.models import (
     ChouetteOnlineGame,
     ChouetteSession,
 )
-from chouette.online import live, selectors, services
+from chouette.online import alarms, live, selectors, services
 from chouette.online.table import BOX, TEAM, Table
 from chouette.online.texts import ANSWER_LABELS, SIDE_LABELS, defaults_text, settlement_text
 from chouette.services.common import may_write
@@ -301,7 +301,7 @@ def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
     else:
         game = selectors.session_current_game(session)
     if game is not None and game.is_playing and game.alarm_at is not None:
-        services.online_game_alarm(game_id=game.pk)  # what is due happens before it shows
+        alarms.online_game_alarm(game_id=game.pk)  # what is due happens before it shows
         game.refresh_from_db()
     me = Player.of_user(request.user)
     can_write = may_write(request.user, session) and session.is_open

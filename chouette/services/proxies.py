@@ -40,7 +40,7 @@ def may_set_proxy(user: Any, session: ChouetteSession, player_id: int) -> bool:
 #: Called as ``hook(session=...)`` in the transaction of a proxy named or cleared, the
 #: session locked: online play (which builds on this module) takes the player away or
 #: back in the game being played (chouette.apps registers
-#: :func:`chouette.online.services.online_presence_changed`).
+#: :func:`chouette.online.alarms.online_presence_changed`).
 _PRESENCE_HOOKS: list[Callable[..., None]] = []
 
 
@@ -74,7 +74,7 @@ def participant_proxy_set(
     event: a proxy changes who decides, not the score), but the version is bumped and the
     scoreboards redraw, as for every write. A player who names a proxy is away from the
     table: the game being played online takes it at once
-    (:func:`chouette.online.services.online_presence_changed`). Returns the participant."""
+    (:func:`chouette.online.alarms.online_presence_changed`). Returns the participant."""
     player_id = clean_player_id(player_id)
     proxy_id = None if proxy_id is None else clean_player_id(proxy_id)
     with transaction.atomic():

@@ -17,7 +17,7 @@ from chouette.models import (
     ChouetteOnlineAction,
     ChouetteOnlineGame,
 )
-from chouette.online import selectors, services
+from chouette.online import alarms, selectors, services
 from chouette.online.table import Table
 from chouette.services.games import game_record, game_undo_last
 from chouette.services.proxies import participant_proxy_set
@@ -313,10 +313,10 @@ def test_a_decision_not_answered_in_time_takes_the_default_and_the_alarm_runs_on
     game.refresh_from_db()
     assert game.alarm_at == now + timedelta(seconds=30)
     version = game.version
-    assert services.online_game_alarm(game_id=game.pk, version=version, at=now) == "not_due"
+    assert alarms.online_game_alarm(game_id=game.pk, version=version, at=now) == "not_due"
     later = now + timedelta(seconds=31)
-    assert services.online_game_alarm(game_id=game.pk, version=version, at=later) == "defaults"
-    assert services.online_game_alarm(game_id=game.pk, version=version, at=later) in (
+    assert alarms.online_game_alarm(game_id=game.pk, version=version, at=later) == "defaults"
+    assert alarms.online_game_alarm(game_id=game.pk, version=version, at=later) in (
         "stale",
         "not_due",
     )
@@ -452,7 +452,7 @@ def test_a_settlement_and_an_extra_online_go_to_the_ledger(settings):
     assert len(_table(game).extras) == 1
     # Nobody moves: the box's clock runs out (R12), a gammon for the team.
     later = wallclock.now() + timedelta(hours=1)
-    assert services.online_game_alarm(game_id=game.pk, at=later) == "flagged"
+    assert alarms.online_game_alarm(game_id=game.pk, at=later) == "flagged"
     game.refresh_from_db()
     lines = dict(ChouetteLine.objects.filter(event=game.event).values_list("player_id", "points"))
     # the team wins a gammon: Ann and Cy +2 each; Dee settled for -1; Cy's extra: +1 price
@@ -487,7 +487,7 @@ def test_online_and_typed_games_mix_in_one_ledger(settings):
     session.save()
     game = services.online_game_start(session_id=session.pk, by=ann, dice=ScriptedDice([6, 2]))
     later = wallclock.now() + timedelta(hours=1)
-    assert services.online_game_alarm(game_id=game.pk, at=later) == "flagged"
+    assert alarms.online_game_alarm(game_id=game.pk, at=later) == "flagged"
     session.refresh_from_db()
     game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
     totals = session_totals(session)
@@ -556,7 +556,7 @@ def test_the_captain_drops_the_next_is_away_the_next_present_moves_and_a_timeout
     )
     # Eve does not answer: the window runs out, her default (take) is applied and named.
     due = now + timedelta(seconds=21)
-    assert services.online_game_alarm(game_id=game.pk, at=due) == "defaults"
+    assert alarms.online_game_alarm(game_id=game.pk, at=due) == "defaults"
     row = ChouetteOnlineAction.objects.filter(game=game).order_by("-seq").first()
     assert row.data["answers"] == [[cast["Eve"].pk, cast["Eve"].pk, "box_doubled", "take"]]
     texts = [r["text"] for r in _api_log(game, cast["Ann"].user)]
@@ -609,9 +609,9 @@ def test_with_nobody_at_the_table_for_the_team_and_no_clock_the_game_still_ends(
     view = selectors.online_game_view(game, viewer=cast["Bob"].pk, at=start)
     assert view["window"] == {"kind": "away", "seconds": AWAY_WINDOW_SECONDS, "side": "team"}
     early = start + timedelta(seconds=AWAY_WINDOW_SECONDS - 1)
-    assert services.online_game_alarm(game_id=game.pk, at=early) == "not_due"
+    assert alarms.online_game_alarm(game_id=game.pk, at=early) == "not_due"
     late = start + timedelta(seconds=AWAY_WINDOW_SECONDS + 1)
-    assert services.online_game_alarm(game_id=game.pk, at=late) == "forfeit"
+    assert alarms.online_game_alarm(game_id=game.pk, at=late) == "forfeit"
     game.refresh_from_db()
     assert game.status == "finished"
     entry = rules.GameEntry.from_dict(game.event.data)
@@ -641,7 +641,7 @@ def test_a_decision_nobody_at_the_table_answers_gets_the_away_window():
     game = online_act(game, cast["Ann"].user, "answer", answer="take", at=now)
     assert game.alarm_at == now + timedelta(seconds=AWAY_WINDOW_SECONDS)
     later = now + timedelta(seconds=AWAY_WINDOW_SECONDS + 1)
-    assert services.online_game_alarm(game_id=game.pk, at=later) == "defaults"
+    assert alarms.online_game_alarm(game_id=game.pk, at=later) == "defaults"
     assert not _table(game).waiting
 
 
@@ -655,9 +655,7 @@ def test_a_flag_is_named_in_the_log(settings):
     game = services.online_game_start(
         session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6]), at=start
     )
-    assert services.online_game_alarm(game_id=game.pk, at=start + timedelta(seconds=5)) == (
-        "flagged"
-    )
+    assert alarms.online_game_alarm(game_id=game.pk, at=start + timedelta(seconds=5)) == "flagged"
     log = _api_log(game, cast["Bob"].user)
     assert log[-1]["kind"] == "flag"
     assert log[-1]["text"] == "ran out of time on the move clock (R12): the team loses a gammon."
@@ -708,9 +706,7 @@ def test_the_countdown_states_the_default_the_window_applies(kind, settings):
     page.force_login(cast["Ann"].user)
     html = page.get(f"/chouette/{session.pk}/play/").content.decode()
     stated = re.search(r"s to answer; then by default (.*?)\.</p>", html, re.S).group(1)
-    assert services.online_game_alarm(game_id=game.pk, at=now + timedelta(seconds=31)) == (
-        "defaults"
-    )
+    assert alarms.online_game_alarm(game_id=game.pk, at=now + timedelta(seconds=31)) == "defaults"
     log = page.get(f"/chouette/{session.pk}/play/").content.decode()
     assert f"The time to answer ran out (30 s); by default: {stated}." in log
     expected = {
