@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from chouette.models import MAX_DECISION_SECONDS, TEAM_MESSAGE_LENGTH
 from chouette.online import alarms, selectors, services
-from chouette.online.table import ANSWERS, CUBE_FATES, PENDING_KINDS
+from chouette.online.cubes import ANSWERS, CUBE_FATES, PENDING_KINDS
 from chouette.rules import RESULT_KINDS
 from games.api.common import error_responses
 from games.engine.clock import PRESETS
