@@ -60,10 +60,11 @@ def run(args: argparse.Namespace) -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from chouette import services as chouette_services
     from chouette.models import ChouetteOnlineGame
     from chouette.online import services
     from chouette.online.table import BOX, Table
+    from chouette.services.sessions import session_create
+    from chouette.services.summary import session_totals
     from games.engine.position import position_id
     from tests.factories import UserPlayerFactory
 
@@ -72,9 +73,7 @@ def run(args: argparse.Namespace) -> None:
     cast = [UserPlayerFactory(name=n) for n in ("Anna", "Béla", "Csaba", "Dóra")]
     users = {p.pk: p.user for p in cast}
     order = [p.pk for p in cast]
-    session = chouette_services.session_create(
-        by=cast[0].user, name="bench", player_ids=order, order=order
-    )
+    session = session_create(by=cast[0].user, name="bench", player_ids=order, order=order)
     timings: dict[str, list[float]] = {}
     page_ms: list[float] = []
     page_queries = 0
@@ -126,7 +125,7 @@ def run(args: argparse.Namespace) -> None:
         session.refresh_from_db()
     seconds = time.perf_counter() - began
     every = [v for values in timings.values() for v in values]
-    totals = chouette_services.session_totals(session)
+    totals = session_totals(session)
     print(
         f"bench/chouette_online.py: {args.games} games, {len(every)} actions in "
         f"{seconds:.1f} s; ledger sums to {sum(totals.values())}"

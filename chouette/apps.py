@@ -22,10 +22,10 @@ class ChouetteConfig(AppConfig):
         from games.clocks.sweep import register_inprocess_sweep
 
         # The one-command local run has no beat: its sweeper thread sweeps these too.
-        online = import_module("chouette.online.services")
+        online = import_module("chouette.online.alarms")
         register_inprocess_sweep(online.online_sweep_alarms)
         # A proxy named or cleared: the game being played takes the player away or back.
-        from .services import register_presence_hook
+        from .services.proxies import register_presence_hook
 
         register_presence_hook(online.online_presence_changed)
 

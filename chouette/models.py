@@ -14,7 +14,7 @@ and audited:
   six letters without look-alikes (:mod:`games.codes`), unique among the open sessions
   (a partial unique constraint), shown with a QR code on the scoreboard and its wall.
   A session split off a chouette grown to eight (issue 19,
-  :func:`chouette.services.session_split`) names the session it came from
+  :func:`chouette.services.sessions.session_split`) names the session it came from
   (``split_from``).
 * :class:`ChouetteEvent` - the append-only log: a played game (``data`` is
   :meth:`chouette.rules.GameEntry.to_dict`) or a seat change between games
@@ -98,7 +98,7 @@ class ChouetteSession(models.Model):
     started_at = models.DateTimeField(_("started"), default=timezone.now)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
     #: The last time the session was reopened after an end by mistake, and by whom
-    #: (:func:`chouette.services.session_reopen`); the end itself is then cleared.
+    #: (:func:`chouette.services.sessions.session_reopen`); the end itself is then cleared.
     reopened_at = models.DateTimeField(_("reopened"), null=True, blank=True)
     reopened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -181,7 +181,7 @@ class ChouetteParticipant(models.Model):
 
     ``proxy`` (issue 19): another participant who takes this player's cube decisions
     while they are away from the table (:mod:`chouette.rules.proxies`: not the player,
-    not chained; set by :func:`chouette.services.participant_proxy_set`)."""
+    not chained; set by :func:`chouette.services.proxies.participant_proxy_set`)."""
 
     session = models.ForeignKey(
         ChouetteSession,

@@ -1,9 +1,9 @@
 """The join code's throttle (issue 19): a session's join code is six letters of 31,
-and anyone may type one (:data:`chouette.services` says why), so the attempts are
+and anyone may type one (:mod:`chouette.services.joining` says why), so the attempts are
 counted per user or, without a login, per client address: the ``chouette_join`` rate of
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``. The join page (opening it with a code and
-joining, :mod:`chouette.pages`) and the API's join (:mod:`chouette.api.join`) count
-together."""
+joining, :mod:`chouette.pages.joining`) and the API's join (:mod:`chouette.api.join`)
+count together."""
 
 from __future__ import annotations
 

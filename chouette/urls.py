@@ -3,31 +3,31 @@ session's writers (its creator, its players with a login, staff)."""
 
 from django.urls import path
 
-from . import pages
 from .online import pages as online
+from .pages import actions, entry, joining, scoreboard, sessions
 
 app_name = "chouette"
 
 urlpatterns = [
-    path("", pages.session_list, name="session-list"),
-    path("new/", pages.session_create, name="session-create"),
-    path("<int:session_id>/", pages.scoreboard, name="scoreboard"),
-    path("<int:session_id>/summary/", pages.summary, name="summary"),
-    path("<int:session_id>/game/", pages.game_entry, name="game-entry"),
-    path("<int:session_id>/games/<int:number>/edit/", pages.game_entry, name="game-edit"),
-    path("<int:session_id>/seats/", pages.seat_change, name="seat-change"),
-    path("<int:session_id>/seating/", pages.seating_set, name="seating"),
-    path("<int:session_id>/guest/", pages.join_guest, name="join-guest"),
-    path("<int:session_id>/join-code/", pages.new_join_code, name="new-join-code"),
-    path("<int:session_id>/proxy/", pages.proxy_set, name="proxy"),
-    path("<int:session_id>/split/", pages.session_split, name="split"),
-    path("<int:session_id>/me/", pages.me, name="me"),
-    path("join/", pages.join, name="join"),
-    path("join/<str:code>/", pages.join, name="join-code"),
-    path("<int:session_id>/undo/", pages.game_undo, name="undo"),
-    path("<int:session_id>/end/", pages.session_end, name="end"),
-    path("<int:session_id>/reopen/", pages.session_reopen, name="reopen"),
-    path("players/<int:player_id>/", pages.player_page, name="player"),
+    path("", sessions.session_list, name="session-list"),
+    path("new/", sessions.session_create, name="session-create"),
+    path("<int:session_id>/", scoreboard.scoreboard, name="scoreboard"),
+    path("<int:session_id>/summary/", sessions.summary, name="summary"),
+    path("<int:session_id>/game/", entry.game_entry, name="game-entry"),
+    path("<int:session_id>/games/<int:number>/edit/", entry.game_entry, name="game-edit"),
+    path("<int:session_id>/seats/", actions.seat_change, name="seat-change"),
+    path("<int:session_id>/seating/", actions.seating_set, name="seating"),
+    path("<int:session_id>/guest/", actions.join_guest, name="join-guest"),
+    path("<int:session_id>/join-code/", actions.new_join_code, name="new-join-code"),
+    path("<int:session_id>/proxy/", actions.proxy_set, name="proxy"),
+    path("<int:session_id>/split/", actions.session_split, name="split"),
+    path("<int:session_id>/me/", joining.me, name="me"),
+    path("join/", joining.join, name="join"),
+    path("join/<str:code>/", joining.join, name="join-code"),
+    path("<int:session_id>/undo/", actions.game_undo, name="undo"),
+    path("<int:session_id>/end/", actions.session_end, name="end"),
+    path("<int:session_id>/reopen/", actions.session_reopen, name="reopen"),
+    path("players/<int:player_id>/", sessions.player_page, name="player"),
     # Played online (issue 19): the table, and its posts.
     path("<int:session_id>/play/", online.play_page, name="play"),
     path("<int:session_id>/play/start/", online.start, name="play-start"),

@@ -2,7 +2,7 @@
 
 Shared by the apps (``games`` is the core both depend on): a tournament event's check-in
 code (:mod:`tournaments.services.desk`) and a chouette session's join code
-(:mod:`chouette.services`) are both :func:`new_code` in :data:`CODE_ALPHABET`, read with
+(:mod:`chouette.services.joining`) are both :func:`new_code` in :data:`CODE_ALPHABET`, read with
 :func:`clean_code` and compared with :func:`same_code`; the tournament wall and the
 chouette scoreboard draw their QR codes with :func:`qr_svg`.
 """

@@ -1,7 +1,8 @@
 """Join a session from a phone with its join code (issue 19): ``POST
-/api/v1/chouette/join/``, the API's side of ``/chouette/join/`` (:mod:`chouette.pages`).
+/api/v1/chouette/join/``, the API's side of ``/chouette/join/``
+(:mod:`chouette.pages.joining`).
 
-Who may, and why: :mod:`chouette.services` (the code is the capability). No login is
+Who may, and why: :mod:`chouette.services.joining` (the code is the capability). No login is
 needed: with a login (token or session) the club member joins as their player; without
 one, ``name`` is the newcomer's, a guest player (or ``guest_id``, a guest already known
 without a login, as a ``player_exists`` / ``namesake_exists`` refusal offers). The
@@ -15,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chouette import services
+from chouette.services.joining import session_join_by_code
 from chouette.throttles import JoinThrottle
 from games.api.common import ErrorOutput, error_responses
 
@@ -81,7 +82,7 @@ class SessionJoinByCodeApi(APIView):
         data = JoinInput(data=request.data)
         data.is_valid(raise_exception=True)
         found = data.validated_data
-        joined = services.session_join_by_code(
+        joined = session_join_by_code(
             code=found["code"],
             by=request.user,
             name=found.get("name", ""),

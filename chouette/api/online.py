@@ -23,8 +23,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from chouette.models import MAX_DECISION_SECONDS, TEAM_MESSAGE_LENGTH
-from chouette.online import selectors, services
-from chouette.online.table import ANSWERS, CUBE_FATES, PENDING_KINDS
+from chouette.online import alarms, selectors, services
+from chouette.online.cubes import ANSWERS, CUBE_FATES, PENDING_KINDS
 from chouette.rules import RESULT_KINDS
 from games.api.common import error_responses
 from games.engine.clock import PRESETS
@@ -295,7 +295,7 @@ class OnlineGameDetailApi(APIView):
 
     @extend_schema(responses={200: OnlineGameOutput, 404: ERRORS[404]})
     def get(self, request: Request, game_id: int) -> Response:
-        services.online_game_alarm(game_id=game_id)
+        alarms.online_game_alarm(game_id=game_id)
         return _game_response(request, game_id)
 
 

@@ -21,8 +21,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chouette import rules, selectors, services
+from chouette import rules, selectors
 from chouette.models import ChouetteEvent, ChouetteSession
+from chouette.services.games import game_edit, game_preview, game_record, game_undo_last
+from chouette.services.proxies import participant_proxy_set
+from chouette.services.seating import (
+    session_come_back,
+    session_join,
+    session_join_guest,
+    session_seating_set,
+    session_sit_out,
+)
+from chouette.services.sessions import session_create, session_end, session_reopen, session_split
+from chouette.services.summary import session_summary
 from chouette.stored import profile_of
 from games.api.common import ErrorOutput, error_responses, query_choice
 from games.api.pagination import MAX_PAGE_SIZE, Pagination
@@ -251,7 +262,7 @@ class SessionListApi(APIView):
         players = data.get("players")
         if players is None and order is None:
             raise ValidationFailed("players_missing", _("Give the players, or the seating order."))
-        session = services.session_create(
+        session = session_create(
             by=request.user,
             name=data["name"],
             player_ids=order if players is None else players,
@@ -299,7 +310,7 @@ class _SeatApi(APIView):
 class SessionJoinApi(_SeatApi):
     """A newcomer joins at the end of the line."""
 
-    service = staticmethod(services.session_join)
+    service = staticmethod(session_join)
 
 
 class SessionSeatingApi(APIView):
@@ -315,7 +326,7 @@ class SessionSeatingApi(APIView):
     @extend_schema(request=SeatingInput, responses={200: SessionDetailOutput, **SEATING_ERRORS})
     def put(self, request: Request, session_id: int) -> Response:
         data = _valid(SeatingInput, request)
-        services.session_seating_set(
+        session_seating_set(
             session_id=session_id,
             by=request.user,
             box=data["box"],
@@ -336,7 +347,7 @@ class SessionJoinGuestApi(APIView):
     @extend_schema(request=GuestInput, responses={200: SessionDetailOutput, **ERRORS})
     def post(self, request: Request, session_id: int) -> Response:
         data = _valid(GuestInput, request)
-        services.session_join_guest(
+        session_join_guest(
             session_id=session_id,
             by=request.user,
             name=data["name"],
@@ -350,13 +361,13 @@ class SessionSitOutApi(_SeatApi):
     """A seated player sits out between games (a box who sits out hands the box to the
     captain)."""
 
-    service = staticmethod(services.session_sit_out)
+    service = staticmethod(session_sit_out)
 
 
 class SessionComeBackApi(_SeatApi):
     """A player sitting out comes back at the end of the line."""
 
-    service = staticmethod(services.session_come_back)
+    service = staticmethod(session_come_back)
 
 
 class SessionProxyApi(APIView):
@@ -371,7 +382,7 @@ class SessionProxyApi(APIView):
     @extend_schema(request=ProxyInput, responses={200: SessionDetailOutput, **ERRORS})
     def post(self, request: Request, session_id: int) -> Response:
         data = _valid(ProxyInput, request)
-        services.participant_proxy_set(
+        participant_proxy_set(
             session_id=session_id,
             by=request.user,
             player_id=data["player"],
@@ -394,7 +405,7 @@ class SessionSplitApi(APIView):
     def post(self, request: Request, session_id: int) -> Response:
         data = _valid(SplitInput, request)
         players = data.get("players")
-        new = services.session_split(
+        new = session_split(
             session_id=session_id,
             by=request.user,
             player_ids_to_move=None if players is None else list(players),
@@ -412,15 +423,13 @@ class SessionEndApi(APIView):
     @extend_schema(request=VersionInput, responses={200: SessionDetailOutput, **ERRORS})
     def post(self, request: Request, session_id: int) -> Response:
         data = _valid(VersionInput, request)
-        services.session_end(
-            session_id=session_id, by=request.user, expected_version=_version(data)
-        )
+        session_end(session_id=session_id, by=request.user, expected_version=_version(data))
         return _detail(session_id)
 
 
 class SessionReopenApi(APIView):
     """Reopen a session ended by mistake (who may end it may reopen it; a player only
-    within ``chouette.services.REOPEN_HOURS`` of the end, 403 ``reopen_too_late``
+    within ``chouette.services.sessions.REOPEN_HOURS`` of the end, 403 ``reopen_too_late``
     after; 409 ``session_open`` if it has not ended). Its ledger is untouched."""
 
     permission_classes = [permissions.IsAuthenticated]
@@ -428,9 +437,7 @@ class SessionReopenApi(APIView):
     @extend_schema(request=VersionInput, responses={200: SessionDetailOutput, **ERRORS})
     def post(self, request: Request, session_id: int) -> Response:
         data = _valid(VersionInput, request)
-        services.session_reopen(
-            session_id=session_id, by=request.user, expected_version=_version(data)
-        )
+        session_reopen(session_id=session_id, by=request.user, expected_version=_version(data))
         return _detail(session_id)
 
 
@@ -442,7 +449,7 @@ class SessionSummaryApi(APIView):
 
     @extend_schema(responses={200: SummaryOutput, 404: ErrorOutput})
     def get(self, request: Request, session_id: int) -> Response:
-        found = services.session_summary(session_id=session_id)
+        found = session_summary(session_id=session_id)
         names, session = found.names, found.session
         return Response(
             SummaryOutput(
@@ -494,7 +501,7 @@ class GamePreviewApi(APIView):
     @extend_schema(request=GameInput, responses={200: PreviewOutput, **ERRORS})
     def post(self, request: Request, session_id: int) -> Response:
         data = _valid(GameInput, request)
-        preview = services.game_preview(session_id=session_id, by=request.user, entry=_entry(data))
+        preview = game_preview(session_id=session_id, by=request.user, entry=_entry(data))
         session = ChouetteSession.objects.get(pk=session_id)
         names = selectors.player_names(session)
         return Response(
@@ -569,7 +576,7 @@ class GameRecordApi(generics.GenericAPIView):  # type: ignore[type-arg]
     @extend_schema(request=GameInput, responses={201: RecordedGameOutput, **ERRORS})
     def post(self, request: Request, session_id: int) -> Response:
         data = _valid(GameInput, request)
-        event = services.game_record(
+        event = game_record(
             session_id=session_id,
             by=request.user,
             entry=_entry(data),
@@ -593,7 +600,7 @@ class GameEditApi(APIView):
     @extend_schema(request=GameInput, responses={200: RecordedGameOutput, **EDIT_ERRORS})
     def put(self, request: Request, session_id: int, number: int) -> Response:
         data = _valid(GameInput, request)
-        event = services.game_edit(
+        event = game_edit(
             session_id=session_id,
             by=request.user,
             number=number,
@@ -612,7 +619,7 @@ class GameUndoApi(APIView):
     @extend_schema(request=VersionInput, responses={200: RecordedGameOutput, **ERRORS})
     def post(self, request: Request, session_id: int) -> Response:
         data = _valid(VersionInput, request)
-        event = services.game_undo_last(
+        event = game_undo_last(
             session_id=session_id, by=request.user, expected_version=_version(data)
         )
         return _recorded(event)

@@ -38,16 +38,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from chouette import live as session_live
-from chouette import services as chouette_services
 from chouette.models import (
     MAX_DECISION_SECONDS,
     ChouetteOnlineAction,
     ChouetteOnlineGame,
     ChouetteSession,
 )
-from chouette.online import live, selectors, services
+from chouette.online import alarms, live, selectors, services
 from chouette.online.table import BOX, TEAM, Table
 from chouette.online.texts import ANSWER_LABELS, SIDE_LABELS, defaults_text, settlement_text
+from chouette.services.common import may_write
 from chouette.stored import stake_of
 from games.engine.errors import EngineError
 from games.engine.notation import format_play
@@ -301,10 +301,10 @@ def play_page(request: HttpRequest, session_id: int) -> HttpResponse:
     else:
         game = selectors.session_current_game(session)
     if game is not None and game.is_playing and game.alarm_at is not None:
-        services.online_game_alarm(game_id=game.pk)  # what is due happens before it shows
+        alarms.online_game_alarm(game_id=game.pk)  # what is due happens before it shows
         game.refresh_from_db()
     me = Player.of_user(request.user)
-    can_write = chouette_services.may_write(request.user, session) and session.is_open
+    can_write = may_write(request.user, session) and session.is_open
     context: dict[str, Any] = {
         "session": session,
         "game": game,

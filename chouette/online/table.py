@@ -15,12 +15,8 @@ Terms:
 
 * **Member**: a team player with a cube against the box (the partner, if any, plays on
   the box's side and has none). ``members`` are in team order, the captain first.
-* **Cube** (:class:`Cube`): one member's cube: its ``value``, its ``owner`` (``box``,
-  ``member`` or ``None`` for centred), the member's ``fate`` (``in`` while the member is in
-  the game, then ``dropped``, ``box_dropped`` as in :mod:`chouette.rules.settlement`), the
-  beavers and raccoons on it, and a ``pending`` decision (:data:`PENDING_KINDS`). In
-  ``classic`` the cubes of the members still in the game always agree: they are the one
-  team cube, owned by the team (``member``) once the team took.
+* **Cube** and **pending decisions**: one member's cube and the decisions that wait on it
+  (:mod:`chouette.online.cubes`); while any waits, nobody rolls.
 * **Mover**: who moves the checkers: the box on its turn; on the team's turn the
   **acting captain**, the first member of the line still in the game and not away (the
   captain while the captain is in and at the table).
@@ -33,19 +29,6 @@ Terms:
   (the box away, or every member still in the game away), :attr:`Table.unmanned` names
   that side and :attr:`Table.mover` is ``None``: the caller's move clock, or its away
   window, then decides (:meth:`Table.forfeit`).
-* **Pending decisions**: a cube action waits for answers; while any waits, nobody rolls.
-
-  ======================  ========  ==========================================
-  ``pending``             decider   answers
-  ======================  ========  ==========================================
-  ``consent``             member    ``yes`` / ``no`` (classic: a team double proposed)
-  ``box_doubled``         member    ``take`` / ``drop`` / ``beaver``
-  ``member_doubled``      box       ``take`` / ``drop`` / ``beaver``
-  ``member_beavered``     box       ``raccoon`` / ``no_raccoon`` (the box doubled)
-  ``box_beavered``        member    ``raccoon`` / ``no_raccoon`` (the member doubled)
-  ``settlement_offered``  member    ``accept`` / ``refuse`` (the box's offer)
-  ======================  ========  ==========================================
-
 * **Settlement** (:meth:`Table.offer_settlement`, club rule): before a roll the box offers
   a member in the game whole points to leave it (+: the box pays the member), at most the
   member's cube times the backgammon value either way
@@ -101,8 +84,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
+from chouette.online.cubes import (
+    ANSWERS_TO,
+    BOX_DECIDES,
+    ENTRY_FATES,
+    Cube,
+    Decision,
+    default_answer,
+)
 from chouette.rules import (
     ChouetteError,
     Extra,
@@ -113,7 +104,7 @@ from chouette.rules import (
     settlement_bounds,
     validate_entry,
 )
-from chouette.rules.settlement import MAX_EXTRAS, Fate
+from chouette.rules.settlement import MAX_EXTRAS
 from games.engine import actions as engine_actions
 from games.engine.errors import EngineError
 from games.engine.game import GameState, new_game
@@ -123,127 +114,9 @@ from games.engine.rules import RuleOptions
 #: Engine players: the box is 0, the team 1.
 BOX, TEAM = 0, 1
 
-Owner = Literal["box", "member"]
-CubeFate = Literal["in", "dropped", "box_dropped", "settled"]
-Pending = Literal[
-    "consent",
-    "box_doubled",
-    "member_doubled",
-    "member_beavered",
-    "box_beavered",
-    "settlement_offered",
-]
-Answer = Literal["yes", "no", "take", "drop", "beaver", "raccoon", "no_raccoon", "accept", "refuse"]
-Side = Literal["box", "team"]
-
-CUBE_FATES: tuple[CubeFate, ...] = ("in", "dropped", "box_dropped", "settled")
-PENDING_KINDS: tuple[Pending, ...] = (
-    "consent",
-    "box_doubled",
-    "member_doubled",
-    "member_beavered",
-    "box_beavered",
-    "settlement_offered",
-)
-ANSWERS: tuple[Answer, ...] = (
-    "yes",
-    "no",
-    "take",
-    "drop",
-    "beaver",
-    "raccoon",
-    "no_raccoon",
-    "accept",
-    "refuse",
-)
-assert get_args(CubeFate) == CUBE_FATES
-assert get_args(Pending) == PENDING_KINDS
-assert get_args(Answer) == ANSWERS
-
-#: The answers each pending decision accepts.
-ANSWERS_TO: Mapping[str, tuple[str, ...]] = {
-    "consent": ("yes", "no"),
-    "box_doubled": ("take", "drop", "beaver"),
-    "member_doubled": ("take", "drop", "beaver"),
-    "member_beavered": ("raccoon", "no_raccoon"),
-    "box_beavered": ("raccoon", "no_raccoon"),
-    "settlement_offered": ("accept", "refuse"),
-}
-#: A cube's fate online, as the game entry says it (one still in the game at the end took).
-ENTRY_FATES: Mapping[CubeFate, Fate] = {
-    "in": "took",
-    "dropped": "dropped",
-    "box_dropped": "box_dropped",
-    "settled": "settled",
-}
-#: Decisions the box takes (the others: the member of the cube).
-BOX_DECIDES: frozenset[str] = frozenset({"member_doubled", "member_beavered"})
-
-
-def default_answer(kind: str, take_or_drop: str = "take") -> str:
-    """The answer a decision of ``kind`` takes when its time window runs out: a consent
-    ``no`` (the double needs every yes), a take-or-drop ``take_or_drop`` (the session's
-    default), a raccoon ``no_raccoon``, a settlement ``refuse``. (A box who may not drop
-    beyond half takes: :meth:`Table.apply_defaults`.)"""
-    if kind == "consent":
-        return "no"
-    if kind == "settlement_offered":
-        return "refuse"
-    if kind in ("member_beavered", "box_beavered"):
-        return "no_raccoon"
-    return take_or_drop
-
 
 def _refuse(code: str, message: str) -> ChouetteError:
     return ChouetteError(code, message)
-
-
-@dataclass(frozen=True, slots=True)
-class Cube:
-    """One member's cube (see the module docstring)."""
-
-    player: PlayerId
-    value: int = 1
-    owner: Owner | None = None
-    fate: CubeFate = "in"
-    beavers: int = 0
-    raccoons: int = 0
-    pending: Pending | None = None
-    consented: bool = False
-    #: The settlement the box offers (pending ``settlement_offered``), then the one accepted
-    #: (fate ``settled``): points to the member (+: the box pays the member).
-    settlement: int | None = None
-
-    @property
-    def is_in(self) -> bool:
-        return self.fate == "in"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "value": self.value,
-            "owner": self.owner,
-            "fate": self.fate,
-            "beavers": self.beavers,
-            "raccoons": self.raccoons,
-            "pending": self.pending,
-            "consented": self.consented,
-            "settlement": self.settlement,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Cube:
-        return cls(**dict(data))
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """A decision waiting for an answer: who decides, on whose cube, and what."""
-
-    decider: PlayerId
-    member: PlayerId
-    kind: Pending
-    answers: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -671,34 +544,8 @@ class Table:
             )
 
     def _resolve(self, member: PlayerId, answer: str) -> Table:
-        c = self.cube_of(member)
-        if c.pending == "settlement_offered":
-            if answer == "accept":  # the member leaves the game with the points agreed
-                return self._set(member, fate="settled", pending=None, owner=None)
-            return self._set(member, pending=None, settlement=None)
-        offered = c.value * 2
-        doubler_owner: Owner = "box" if c.pending == "box_doubled" else "member"
-        taker_owner: Owner = "member" if doubler_owner == "box" else "box"
-        if c.pending in ("box_doubled", "member_doubled"):
-            if answer == "take":
-                return self._set(member, value=offered, owner=taker_owner, pending=None)
-            if answer == "drop":
-                fate: CubeFate = "dropped" if c.pending == "box_doubled" else "box_dropped"
-                return self._set(member, value=offered, fate=fate, pending=None, owner=None)
-            # beaver: take and redouble at once, keeping the cube
-            after = self._set(member, value=c.value * 4, owner=taker_owner, beavers=c.beavers + 1)
-            raccoon_possible = self.profile.raccoons and c.value * 8 <= self.profile.max_cube
-            nxt: Pending | None = None
-            if raccoon_possible:
-                nxt = "member_beavered" if c.pending == "box_doubled" else "box_beavered"
-            return after._set(member, pending=nxt)
-        # a raccoon decision: the beavered side redoubles once more, or not
-        if answer == "raccoon":
-            owner: Owner = "box" if c.pending == "member_beavered" else "member"
-            return self._set(
-                member, value=c.value * 2, owner=owner, raccoons=c.raccoons + 1, pending=None
-            )
-        return self._set(member, pending=None)
+        after = self.cube_of(member).answered(answer, self.profile)
+        return replace(self, cubes=tuple(after if c.player == member else c for c in self.cubes))
 
     def _set(self, member: PlayerId, **changes: Any) -> Table:
         cubes = tuple(replace(c, **changes) if c.player == member else c for c in self.cubes)

@@ -453,9 +453,9 @@ SPECTACULAR_SETTINGS = {
         # A chouette game's winner (box or team), apart from a tournament result's side.
         "ChouetteWinnerEnum": "chouette.rules.settlement.WINNERS",
         # Online chouette (chouette.api.online): a member's cube, its decisions, answers.
-        "ChouetteOnlineFateEnum": "chouette.online.table.CUBE_FATES",
-        "ChouetteDecisionEnum": "chouette.online.table.PENDING_KINDS",
-        "ChouetteAnswerEnum": "chouette.online.table.ANSWERS",
+        "ChouetteOnlineFateEnum": "chouette.online.cubes.CUBE_FATES",
+        "ChouetteDecisionEnum": "chouette.online.cubes.PENDING_KINDS",
+        "ChouetteAnswerEnum": "chouette.online.cubes.ANSWERS",
         "ChouetteOnlineRoleEnum": "chouette.api.online.MEMBER_ROLES",
         "ChouetteResultKindEnum": "chouette.rules.settlement.RESULT_KINDS",
         "ChouetteFateEnum": "chouette.rules.settlement.FATES",

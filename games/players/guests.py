@@ -1,6 +1,6 @@
 """A player made on the spot from a typed name: a tournament's walk-in
 (``tournaments.services.entries.entry_register``), a newcomer joining a chouette session
-who is not yet a club member (``chouette.services.session_join_guest``). Such a player
+who is not yet a club member (``chouette.services.seating.session_join_guest``). Such a player
 has no login (``Player.user`` empty); an administrator can give them one later.
 
 Both places share these two functions, so a typed name is checked one way

@@ -91,8 +91,8 @@ def _seed() -> Club:
     """A small club, through the services (as the pages and the API make it)."""
     from django.contrib.auth import get_user_model
 
-    from chouette import services as chouette
     from chouette.models import ChouetteSession
+    from chouette.services.sessions import session_create
     from games.clocks import services as tableclocks
     from games.models import Match, Notification, Player, RatedResult
     from games.notifications import services as notifications
@@ -136,7 +136,7 @@ def _seed() -> Club:
     )
     tableclocks.table_clock_start(clock_id=running.pk, player=0, by=user)
 
-    friday = chouette.session_create(
+    friday = session_create(
         by=user,
         name="Friday chouette",
         player_ids=[me.pk, players[1].pk, players[2].pk],

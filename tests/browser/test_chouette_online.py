@@ -24,10 +24,12 @@ import pytest
 from selenium.webdriver.support.ui import WebDriverWait as _Wait
 
 from chouette import rules
-from chouette import services as chouette_services
 from chouette.models import ChouetteLine, ChouetteOnlineGame, ChouetteSession
 from chouette.online import services as online_services
 from chouette.online.table import BOX, Table, table_new
+from chouette.services.games import game_record
+from chouette.services.sessions import session_create
+from chouette.services.summary import session_totals
 from games.engine.position import position_id
 from games.play.dice import ScriptedDice
 from tests.browser.conftest import CSP_WATCH, csp_violations, new_chromium, sign_in
@@ -207,7 +209,7 @@ def _three_games(bob_d, ann_d, cy_d, dee_d, server, monkeypatch) -> None:
     ids = {name: p.pk for name, p in cast.items()}
     names = {pk: name for name, pk in ids.items()}
     order = [ids["Bob"], ids["Ann"], ids["Cy"], ids["Dee"]]  # Bob box, Ann captain
-    session = chouette_services.session_create(
+    session = session_create(
         by=cast["Ann"].user, name="Online chouette", player_ids=order, order=order
     )
     session.decision_seconds = 0  # no time window: the browsers answer as they like
@@ -368,14 +370,12 @@ def _three_games(bob_d, ann_d, cy_d, dee_d, server, monkeypatch) -> None:
     assert [e.winner for e in entries] == ["box", "team", "team"]
     assert [e.kind for e in entries] == ["single", "single", "gammon"]
     keeper = scorekeeper()
-    paper = chouette_services.session_create(
-        by=keeper, name="The same on paper", player_ids=order, order=order
-    )
+    paper = session_create(by=keeper, name="The same on paper", player_ids=order, order=order)
     for entry in typed:
-        chouette_services.game_record(session_id=paper.pk, by=keeper, entry=entry)
+        game_record(session_id=paper.pk, by=keeper, entry=entry)
     paper.refresh_from_db()
-    online_totals = chouette_services.session_totals(session)
-    assert online_totals == chouette_services.session_totals(paper)
+    online_totals = session_totals(session)
+    assert online_totals == session_totals(paper)
     assert sum(online_totals.values()) == 0
     for g in finished:
         assert sum(ChouetteLine.objects.filter(event=g.event).values_list("points", flat=True)) == 0

@@ -27,7 +27,10 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chouette import rules, services
+from chouette import rules
+from chouette.services.games import game_record
+from chouette.services.proxies import participant_proxy_set
+from chouette.services.sessions import session_end
 from tests.browser.conftest import WAIT_SECONDS, sign_in
 from tests.browser.phone import PHONE_WIDTH
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
@@ -88,9 +91,9 @@ def _six_at_the_table() -> tuple[Any, Any, Any]:
         partner = session.seating["line"][-1]
         entry["members"] = [m for m in entry["members"] if m["player"] != partner]
         entry["partner"] = partner
-        services.game_record(session_id=session.pk, by=keeper, entry=entry)
+        game_record(session_id=session.pk, by=keeper, entry=entry)
     # A member away from the table: "Name (proxy: Other)" with two long names.
-    services.participant_proxy_set(
+    participant_proxy_set(
         session_id=session.pk, by=keeper, player_id=cast[NAMES[2]].pk, proxy_id=cast[NAMES[5]].pk
     )
     session.refresh_from_db()
@@ -157,7 +160,7 @@ def test_every_chouette_page_fits_390(phone, asgi_server) -> None:
     widths["guest"] = guest["width"]
     assert _small(guest) == [], guest
     # An ended session, with its Reopen button.
-    services.session_end(session_id=session.pk, by=keeper)
+    session_end(session_id=session.pk, by=keeper)
     phone.get(f"{asgi_server.url}/chouette/{session.pk}/")
     ended = _measure(phone)
     widths["ended"] = ended["width"]
@@ -185,7 +188,7 @@ def test_the_player_pages_chouette_section_fits_390(phone, asgi_server) -> None:
         stake_per_point=Decimal("1000.00"),
         currency="HUF",
     )
-    services.game_record(session_id=played.pk, by=keeper, entry=simple_entry(played))
+    game_record(session_id=played.pk, by=keeper, entry=simple_entry(played))
     phone.get(f"{asgi_server.url}/players/{anna.pk}/")
     right = phone.execute_script(PLAYER_SECTION)
     assert right is not None and right <= PHONE["width"], right

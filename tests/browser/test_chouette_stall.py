@@ -20,8 +20,9 @@ from __future__ import annotations
 import pytest
 
 from chouette import rules
-from chouette import services as chouette_services
 from chouette.models import ChouetteLine, ChouetteOnlineAction
+from chouette.services.proxies import participant_proxy_set
+from chouette.services.sessions import session_create
 from tests.browser.conftest import CSP_WATCH, csp_violations, sign_in
 from tests.browser.phone import phone_chromium
 from tests.browser.test_chouette_online import (
@@ -72,14 +73,14 @@ def _game(bob_d, ann_d, dee_d, eve_d, *, server, monkeypatch) -> None:
     ids = {name: p.pk for name, p in cast.items()}
     names = {pk: name for name, pk in ids.items()}
     order = [ids[n] for n in ("Bob", "Ann", "Cy", "Dee", "Eve")]  # Bob box, Ann captain
-    session = chouette_services.session_create(
+    session = session_create(
         by=cast["Ann"].user, name="Chouette that never stalls", player_ids=order, order=order
     )
     session.decision_seconds = WINDOW
     session.decision_default = "take"
     session.save()
     # Cy leaves the table before the game: Dee answers his cube decisions.
-    chouette_services.participant_proxy_set(
+    participant_proxy_set(
         session_id=session.pk, by=cast["Cy"].user, player_id=ids["Cy"], proxy_id=ids["Dee"]
     )
     drivers = {"Bob": bob_d, "Ann": ann_d, "Dee": dee_d, "Eve": eve_d}

@@ -12,8 +12,8 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from chouette import services
 from chouette.models import ChouetteSession
+from chouette.services.games import game_record
 from tests.browser.conftest import WAIT_SECONDS
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
 
@@ -44,7 +44,7 @@ def test_undo_end_and_reopen_through_their_confirmations_live(
     for winner in ("team", "box"):
         session.refresh_from_db()
         entry = simple_entry(session, winner=winner)
-        services.game_record(session_id=session.pk, by=keeper, entry=entry)
+        game_record(session_id=session.pk, by=keeper, entry=entry)
     board_url = f"{asgi_server.url}/chouette/{session.pk}/"
     wall = second_browser
     wall.get(board_url + "?wall=1")
@@ -83,6 +83,6 @@ def test_undo_end_and_reopen_through_their_confirmations_live(
     session = ChouetteSession.objects.get()
     assert session.is_open and session.reopened_by == keeper
     # Games go on: the big screen, never reloaded, shows the next one.
-    services.game_record(session_id=session.pk, by=keeper, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=keeper, entry=simple_entry(session))
     WebDriverWait(wall, LIVE_SECONDS).until(lambda d: _wall_games(d) == 2)
     assert wall.execute_script("return window.__noReload;") == 1

@@ -442,8 +442,9 @@ def _online_match(one: Any, two: Any, length: int) -> Any:
 def build_world() -> World:
     from django.contrib.auth.models import Permission
 
-    from chouette import services as chouette
     from chouette.online import services as chouette_online
+    from chouette.services.games import game_record
+    from chouette.services.sessions import session_create
     from games.clocks.services import table_clock_create
     from games.models import RatedResult
     from games.notifications.services import notify
@@ -635,13 +636,13 @@ def build_world() -> World:
     seated = people[:6]
     world.seated = seated
     rolls = {p.pk: 6 - i for i, p in enumerate(seated)}
-    session = chouette.session_create(
+    session = session_create(
         by=seated[0].user, name="Friday night chouette", player_ids=list(rolls), rolls=rolls
     )
     for n in range(4):
         session.refresh_from_db()
         seating = session.seating
-        chouette.game_record(
+        game_record(
             session_id=session.pk,
             by=seated[0].user,
             entry={

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chouette import services
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
+from chouette.services.sessions import session_create
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
 
 #: The scripted session's roll-off (tests/chouette/rulesdata.py): Bob 6, Ann 5, Cy and
@@ -43,7 +43,7 @@ def session_with(
     """A session of ``cast`` seated by ``rolls`` (default: the script's roll-off),
     started by ``by`` (default: a scorekeeper who does not play)."""
     rolls = rolls or SCRIPT_ROLLS
-    return services.session_create(
+    return session_create(
         by=by or scorekeeper(),
         name=kwargs.pop("name", "Péntek esti chouette"),
         player_ids=[cast[n].pk for n in rolls],

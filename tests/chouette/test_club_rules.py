@@ -10,8 +10,14 @@ import pytest
 from django.db.models import Sum
 from django.urls import reverse
 
-from chouette import rules, selectors, services
+from chouette import rules, selectors
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
+from chouette.services.common import ledger_of, may_write
+from chouette.services.games import game_record, game_undo_last
+from chouette.services.proxies import participant_proxy_set
+from chouette.services.seating import session_sit_out
+from chouette.services.sessions import session_create, session_end, session_split
+from chouette.services.summary import session_totals
 from games.errors import Conflict, PermissionDenied, ValidationFailed
 from tests.chouette.factories import players, scorekeeper, simple_entry, snapshot
 from tests.factories import UserFactory, UserPlayerFactory, api_client
@@ -24,7 +30,7 @@ EIGHT = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal")
 def _session(names=EIGHT, *, profile=None, by=None, **kwargs) -> tuple[ChouetteSession, dict]:
     """A session seated in the order of ``names`` (the first in the box)."""
     cast = players(names)
-    session = services.session_create(
+    session = session_create(
         by=by or scorekeeper(),
         name=kwargs.pop("name", "Péntek"),
         player_ids=[cast[n].pk for n in names],
@@ -44,7 +50,7 @@ def test_proxy_set_show_and_clear() -> None:
     session, cast = _session(("Ann", "Bob", "Cy", "Dee"))
     creator = session.created_by
     version = session.version
-    row = services.participant_proxy_set(
+    row = participant_proxy_set(
         session_id=session.pk,
         by=cast["Cy"].user,  # the player themself
         player_id=cast["Cy"].pk,
@@ -59,9 +65,7 @@ def test_proxy_set_show_and_clear() -> None:
     cy = next(s for s in board.seats if s.player_id == cast["Cy"].pk)
     assert (cy.proxy_id, cy.proxy_name) == (cast["Dee"].pk, "Dee")
     # A writer (the scorekeeper) clears it; no event, no line: the ledger is untouched.
-    services.participant_proxy_set(
-        session_id=session.pk, by=creator, player_id=cast["Cy"].pk, proxy_id=None
-    )
+    participant_proxy_set(session_id=session.pk, by=creator, player_id=cast["Cy"].pk, proxy_id=None)
     assert selectors.session_proxies(session) == {}
     assert not ChouetteEvent.objects.filter(session=session).exists()
 
@@ -81,7 +85,7 @@ def test_proxy_set_show_and_clear() -> None:
 def test_proxy_refusals_change_nothing(player, proxy, code: str, error) -> None:
     session, cast = _session(("Ann", "Bob", "Cy", "Dee"))
     cast["Out"] = UserPlayerFactory(name="Out")
-    services.participant_proxy_set(
+    participant_proxy_set(
         session_id=session.pk,
         by=session.created_by,
         player_id=cast["Bob"].pk,
@@ -89,7 +93,7 @@ def test_proxy_refusals_change_nothing(player, proxy, code: str, error) -> None:
     )
     before = snapshot()
     with pytest.raises(error) as err:
-        services.participant_proxy_set(
+        participant_proxy_set(
             session_id=session.pk,
             by=session.created_by,
             player_id=cast[player].pk,
@@ -105,7 +109,7 @@ def test_proxy_who_may() -> None:
     before = snapshot()
     for user, code in ((stranger, "not_in_session"), (None, "not_logged_in")):
         with pytest.raises(PermissionDenied) as err:
-            services.participant_proxy_set(
+            participant_proxy_set(
                 session_id=session.pk, by=user, player_id=cast["Cy"].pk, proxy_id=cast["Dee"].pk
             )
         assert err.value.code == code
@@ -113,7 +117,7 @@ def test_proxy_who_may() -> None:
     # but their own (R13 online): 403 proxy_not_yours, nothing written.
     for other in ("Ann", "Bob"):
         with pytest.raises(PermissionDenied) as err:
-            services.participant_proxy_set(
+            participant_proxy_set(
                 session_id=session.pk,
                 by=cast[other].user,
                 player_id=cast["Cy"].pk,
@@ -122,7 +126,7 @@ def test_proxy_who_may() -> None:
         assert err.value.code == "proxy_not_yours"
     assert snapshot() == before
     with pytest.raises(Conflict) as stale:
-        services.participant_proxy_set(
+        participant_proxy_set(
             session_id=session.pk,
             by=cast["Cy"].user,  # the player themself
             player_id=cast["Cy"].pk,
@@ -132,17 +136,17 @@ def test_proxy_who_may() -> None:
     assert stale.value.code == "stale_version"
     # The player themself, the scorekeeper and staff may.
     for user in (cast["Cy"].user, scorekeeper(), UserFactory(is_staff=True)):
-        services.participant_proxy_set(
+        participant_proxy_set(
             session_id=session.pk, by=user, player_id=cast["Cy"].pk, proxy_id=cast["Dee"].pk
         )
         assert selectors.session_proxies(session) == {cast["Cy"].pk: cast["Dee"].pk}
-        services.participant_proxy_set(
+        participant_proxy_set(
             session_id=session.pk, by=user, player_id=cast["Cy"].pk, proxy_id=None
         )
-    services.session_end(session_id=session.pk, by=session.created_by)
+    session_end(session_id=session.pk, by=session.created_by)
     before = snapshot()
     with pytest.raises(Conflict) as ended:
-        services.participant_proxy_set(
+        participant_proxy_set(
             session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=None
         )
     assert ended.value.code == "session_ended"
@@ -252,11 +256,11 @@ def test_double_stand_up_through_the_services() -> None:
         "winner": "box",
         "kind": "single",
     }
-    services.game_record(session_id=session.pk, by=session.created_by, entry=entry)
+    game_record(session_id=session.pk, by=session.created_by, entry=entry)
     assert _line_names(session, cast) == ["Cy", "Dee", "Bob", "Ann"]  # both stood up
-    assert services.session_totals(session)[cast["Ann"].pk] == -1
+    assert session_totals(session)[cast["Ann"].pk] == -1
     # Undo restores the seating exactly.
-    services.game_undo_last(session_id=session.pk, by=session.created_by)
+    game_undo_last(session_id=session.pk, by=session.created_by)
     assert _line_names(session, cast) == ["Ann", "Bob", "Cy", "Dee"]
 
 
@@ -319,17 +323,17 @@ def _ledger_sums(session: ChouetteSession) -> int:
 def test_split_by_default_every_second_player_of_the_line() -> None:
     session, cast = _session(stake_per_point=Decimal("100"), currency="HUF")
     creator = session.created_by
-    services.game_record(session_id=session.pk, by=creator, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=creator, entry=simple_entry(session))
     session.refresh_from_db()
-    totals_before = services.session_totals(session)
-    services.participant_proxy_set(  # inside the movers: goes with them
+    totals_before = session_totals(session)
+    participant_proxy_set(  # inside the movers: goes with them
         session_id=session.pk, by=creator, player_id=cast["Cy"].pk, proxy_id=cast["Eve"].pk
     )
-    services.participant_proxy_set(  # across the halves: cleared
+    participant_proxy_set(  # across the halves: cleared
         session_id=session.pk, by=creator, player_id=cast["Ann"].pk, proxy_id=cast["Flo"].pk
     )
     session.refresh_from_db()
-    new = services.session_split(
+    new = session_split(
         session_id=session.pk,
         by=creator,
         player_ids_to_move=None,
@@ -346,10 +350,10 @@ def test_split_by_default_every_second_player_of_the_line() -> None:
     assert (new.stake_per_point, new.currency) == (Decimal("100.00"), "HUF")
     assert new.start_seating == new.seating and new.rolls == [] and not new.rolled_by_server
     # The totals stay in the original's ledger, still zero-sum; the new one is at zero.
-    assert services.session_totals(session) == totals_before
+    assert session_totals(session) == totals_before
     assert _ledger_sums(session) == 0
-    assert set(services.session_totals(new).values()) == {0}
-    assert services.ledger_of(session).seating.to_dict() == session.seating
+    assert set(session_totals(new).values()) == {0}
+    assert ledger_of(session).seating.to_dict() == session.seating
     assert selectors.session_proxies(session) == {}
     assert selectors.session_proxies(new) == {cast["Cy"].pk: cast["Eve"].pk}
 
@@ -358,10 +362,10 @@ def test_split_chosen_players_and_proxies() -> None:
     session, cast = _session()
     creator = session.created_by
     for player, proxy in (("Cy", "Dee"), ("Ann", "Flo"), ("Gus", "Bob")):
-        services.participant_proxy_set(
+        participant_proxy_set(
             session_id=session.pk, by=creator, player_id=cast[player].pk, proxy_id=cast[proxy].pk
         )
-    new = services.session_split(
+    new = session_split(
         session_id=session.pk,
         by=creator,
         player_ids_to_move=_ids(cast, "Hal", "Dee", "Ann", "Cy"),
@@ -377,8 +381,8 @@ def test_split_chosen_players_and_proxies() -> None:
     assert kinds == [("seat_change", "sit_out")] * 4
     assert not ChouetteEvent.objects.filter(session=new).exists()
     # The players who moved may write to the new session; one who stayed may not.
-    assert services.may_write(cast["Hal"].user, new)
-    assert not services.may_write(cast["Bob"].user, new)
+    assert may_write(cast["Hal"].user, new)
+    assert not may_write(cast["Bob"].user, new)
 
 
 @pytest.mark.parametrize(
@@ -406,7 +410,7 @@ def test_split_refusals_change_nothing(names, move, code: str, error) -> None:
         move = [cast[m].pk if isinstance(m, str) else m for m in move]
     before = snapshot()
     with pytest.raises(error) as err:
-        services.session_split(
+        session_split(
             session_id=session.pk, by=session.created_by, player_ids_to_move=move, name="Új"
         )
     assert err.value.code == code
@@ -418,16 +422,14 @@ def test_split_who_may_and_when() -> None:
     before = snapshot()
     stranger = UserPlayerFactory(name="Idegen").user
     with pytest.raises(PermissionDenied):
-        services.session_split(
-            session_id=session.pk, by=stranger, player_ids_to_move=None, name="Új"
-        )
+        session_split(session_id=session.pk, by=stranger, player_ids_to_move=None, name="Új")
     with pytest.raises(ValidationFailed) as named:
-        services.session_split(
+        session_split(
             session_id=session.pk, by=session.created_by, player_ids_to_move=None, name=" "
         )
     assert named.value.code == "invalid_name"
     with pytest.raises(Conflict) as stale:
-        services.session_split(
+        session_split(
             session_id=session.pk,
             by=cast["Ann"].user,
             player_ids_to_move=None,
@@ -436,10 +438,10 @@ def test_split_who_may_and_when() -> None:
         )
     assert stale.value.code == "stale_version"
     # Eight seated, one sitting out: seven seated is too few.
-    services.session_sit_out(session_id=session.pk, by=session.created_by, player_id=cast["Hal"].pk)
+    session_sit_out(session_id=session.pk, by=session.created_by, player_id=cast["Hal"].pk)
     before = snapshot()
     with pytest.raises(Conflict) as few:
-        services.session_split(
+        session_split(
             session_id=session.pk, by=cast["Ann"].user, player_ids_to_move=None, name="Új"
         )
     assert few.value.code == "split_too_few_players"
@@ -449,9 +451,7 @@ def test_split_who_may_and_when() -> None:
     six, _cast = _session(
         ("Ida", "Jon", "Kai", "Lea", "Max", "Ned"), profile={"split_min_players": 6}
     )
-    new = services.session_split(
-        session_id=six.pk, by=six.created_by, player_ids_to_move=None, name="Kettő"
-    )
+    new = session_split(session_id=six.pk, by=six.created_by, player_ids_to_move=None, name="Kettő")
     assert len(new.seating["line"]) == 2
 
 

@@ -12,8 +12,8 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from chouette import services
 from chouette.models import ChouetteEvent, ChouetteLine
+from chouette.services.common import ledger_of
 from tests.chouette.factories import players, session_with, simple_entry
 
 
@@ -57,4 +57,4 @@ def test_two_phones_saving_a_game_at_once_record_exactly_one() -> None:
     assert sum(ChouetteLine.objects.filter(session=session).values_list("points", flat=True)) == 0
     session.refresh_from_db()
     assert session.version == 1
-    assert services.ledger_of(session).seating.to_dict() == session.seating
+    assert ledger_of(session).seating.to_dict() == session.seating

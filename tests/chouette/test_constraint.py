@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from chouette import services
 from chouette.models import ChouetteEvent, ChouetteLine
+from chouette.services.games import game_record
 from tests.chouette.factories import players, session_with, simple_entry
 
 pytestmark = [
@@ -22,9 +22,7 @@ pytestmark = [
 def game():
     cast = players(with_login=False)
     session = session_with(cast)
-    event = services.game_record(
-        session_id=session.pk, by=session.created_by, entry=simple_entry(session)
-    )
+    event = game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     return session, event, cast
 
 

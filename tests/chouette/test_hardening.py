@@ -8,8 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from chouette import services
 from chouette.models import ChouetteSession
+from chouette.services.common import may_write
+from chouette.services.sessions import session_create
 from games.errors import PermissionDenied
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry, snapshot
 from tests.factories import UserFactory, UserPlayerFactory, api_client
@@ -43,9 +44,7 @@ def test_a_stranger_cannot_start_a_session_of_other_members() -> None:
         assert "scorekeeper" in response.json()["detail"]
     assert snapshot() == before
     with pytest.raises(PermissionDenied) as refused:
-        services.session_create(
-            by=stranger, name="Péntek", player_ids=[p.pk for p in cast.values()]
-        )
+        session_create(by=stranger, name="Péntek", player_ids=[p.pk for p in cast.values()])
     assert refused.value.code == "not_in_session"
     assert snapshot() == before
 
@@ -88,8 +87,8 @@ def test_a_stranger_cannot_record_into_a_session_even_one_they_created() -> None
     assert response.status_code == 403, response.content
     assert response.json()["code"] == "not_in_session"
     assert snapshot() == before
-    assert not services.may_write(keeper, session)
-    assert services.may_write(cast["Ann"].user, session)
+    assert not may_write(keeper, session)
+    assert may_write(cast["Ann"].user, session)
 
 
 def test_the_page_shows_the_refusal_keeps_the_form_and_writes_nothing(client) -> None:

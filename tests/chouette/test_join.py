@@ -9,8 +9,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from chouette import services
 from chouette.models import ChouetteSession
+from chouette.services.games import game_record
+from chouette.services.joining import (
+    session_by_join_code,
+    session_join_by_code,
+    session_new_join_code,
+)
+from chouette.services.sessions import session_end, session_reopen
 from games.codes import CODE_ALPHABET
 from games.errors import ApplicationError
 from tests.chouette.factories import players, session_with, simple_entry, snapshot
@@ -49,18 +55,18 @@ def test_a_session_gets_a_code_unique_among_open_sessions(session) -> None:
     assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
     other = session_with(players(("F", "G", "H")), rolls={"F": 3, "G": 2, "H": 1})
     assert other.join_code != code
-    assert services.session_by_join_code(code=code.lower()).pk == session.pk
-    assert services.session_by_join_code(code=f"{code[:3]} {code[3:]}").pk == session.pk
+    assert session_by_join_code(code=code.lower()).pk == session.pk
+    assert session_by_join_code(code=f"{code[:3]} {code[3:]}").pk == session.pk
 
 
 def test_an_ended_sessions_code_no_longer_joins_and_a_reopened_one_keeps_it(session) -> None:
     keeper = session.created_by
-    services.session_end(session_id=session.pk, by=keeper)
-    _refused("wrong_code", lambda: services.session_by_join_code(code=session.join_code))
+    session_end(session_id=session.pk, by=keeper)
+    _refused("wrong_code", lambda: session_by_join_code(code=session.join_code))
     # Another open session takes the code meanwhile: the reopened one gets a fresh one.
     other = session_with(players(("F", "G", "H")), rolls={"F": 3, "G": 2, "H": 1})
     ChouetteSession.objects.filter(pk=other.pk).update(join_code=session.join_code)
-    services.session_reopen(session_id=session.pk, by=keeper)
+    session_reopen(session_id=session.pk, by=keeper)
     session.refresh_from_db()
     assert session.join_code != other.join_code and session.is_open
 
@@ -70,25 +76,25 @@ def test_the_writers_give_a_new_code_and_the_old_one_stops(session) -> None:
     stranger = UserPlayerFactory(name="Stranger")
     _refused(
         "not_in_session",
-        lambda: services.session_new_join_code(session_id=session.pk, by=stranger.user),
+        lambda: session_new_join_code(session_id=session.pk, by=stranger.user),
     )
-    fresh = services.session_new_join_code(session_id=session.pk, by=session.created_by)
+    fresh = session_new_join_code(session_id=session.pk, by=session.created_by)
     assert fresh.join_code != old and fresh.version == version  # the ledger is untouched
-    _refused("wrong_code", lambda: services.session_by_join_code(code=old))
+    _refused("wrong_code", lambda: session_by_join_code(code=old))
 
 
 # ---------------------------------------------------------------- the service
 def test_a_member_joins_as_themselves_and_a_phone_as_a_guest(session) -> None:
     member = UserPlayerFactory(name="Zsófi")
-    joined = services.session_join_by_code(code=session.join_code, by=member.user, name="x")
+    joined = session_join_by_code(code=session.join_code, by=member.user, name="x")
     assert joined.player == member
-    guest = services.session_join_by_code(code=session.join_code, by=None, name="Vendég Vili")
+    guest = session_join_by_code(code=session.join_code, by=None, name="Vendég Vili")
     assert guest.player.user_id is None and guest.player.name == "Vendég Vili"
     session.refresh_from_db()
     assert session.seating["line"][-2:] == [member.pk, guest.player_id]
     _refused(
         "already_seated",
-        lambda: services.session_join_by_code(code=session.join_code, by=member.user),
+        lambda: session_join_by_code(code=session.join_code, by=member.user),
     )
 
 
@@ -96,19 +102,19 @@ def test_a_phone_without_a_login_does_not_join_as_a_player_with_one(session) -> 
     UserPlayerFactory(name="Kovács Anna")
     err = _refused(
         "player_exists",
-        lambda: services.session_join_by_code(code=session.join_code, by=None, name="kovács anna"),
+        lambda: session_join_by_code(code=session.join_code, by=None, name="kovács anna"),
     )
     assert err.extra["has_login"] is True
     _refused(
         "player_has_login",
-        lambda: services.session_join_by_code(
+        lambda: session_join_by_code(
             code=session.join_code, by=None, guest_id=err.extra["player_id"]
         ),
     )
     known = PlayerFactory(name="Régi Vendég")  # a guest of an earlier evening
-    joined = services.session_join_by_code(code=session.join_code, by=None, guest_id=known.pk)
+    joined = session_join_by_code(code=session.join_code, by=None, guest_id=known.pk)
     assert joined.player == known
-    _refused("wrong_code", lambda: services.session_join_by_code(code="ZZZZZZ", by=None, name="A"))
+    _refused("wrong_code", lambda: session_join_by_code(code="ZZZZZZ", by=None, name="A"))
 
 
 # ---------------------------------------------------------------- the pages
@@ -141,7 +147,7 @@ def test_a_guest_joins_by_name_and_follows_their_total(en, session) -> None:
     assert en.get(_join_url(session.join_code))["Location"] == me_url
     # A game is played: the guest's total page shows the new total.
     session.refresh_from_db()
-    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     page = en.get(me_url)
     assert "game 1:" in page.text
     # Another phone (no cookie) is not this guest; a forged cookie is refused.

@@ -1,4 +1,4 @@
-"""The chouette web pages (chouette/pages.py): the list and the new-session form, the
+"""The chouette web pages (chouette/pages/): the list and the new-session form, the
 scoreboard and its wall view, the game entry with Preview (saves nothing) and Save,
 seat changes, undo and the end as plain form posts, who may post, the summary and a
 player's totals; the scoreboard's query count does not grow with the games."""
@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from chouette import services
 from chouette.models import ChouetteEvent, ChouetteSession
+from chouette.services.games import game_record
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
 
@@ -97,7 +97,7 @@ def test_list_and_new_session_form(en) -> None:
 def test_scoreboard_and_wall(en) -> None:
     cast = players()
     session = session_with(cast, stake_per_point=Decimal("0.5"), currency="EUR")
-    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     page = en.get(_url("scoreboard", session_id=session.pk))
     assert page.status_code == 200
     text = page.text
@@ -128,13 +128,11 @@ def test_scoreboard_query_count_does_not_grow_with_games(en) -> None:
             assert en.get(url).status_code == 200
         return len(ctx.captured_queries)
 
-    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     few = count()
     for _ in range(12):
         session.refresh_from_db()
-        services.game_record(
-            session_id=session.pk, by=session.created_by, entry=simple_entry(session)
-        )
+        game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     assert count() == few
 
 
@@ -199,7 +197,7 @@ def test_seat_changes_undo_end_and_summary(en) -> None:
     assert session.seating["line"][-1] == newcomer.pk and session.seating["out"] == [cast["Dee"].pk]
     page = en.get(_url("scoreboard", session_id=session.pk))
     assert "Comes back" in page.text
-    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     session.refresh_from_db()
     after_game = session.seating
     assert en.post(_url("undo", session_id=session.pk)).status_code == 302
@@ -208,7 +206,7 @@ def test_seat_changes_undo_end_and_summary(en) -> None:
     assert en.get(_url("scoreboard", session_id=session.pk)).text.count('data-total="0"') == 6
     refused = en.post(_url("undo", session_id=session.pk), follow=True)
     assert "No game has been entered yet." in refused.text
-    services.game_record(
+    game_record(
         session_id=session.pk, by=session.created_by, entry=simple_entry(session, winner="box")
     )
     ended = en.post(_url("end", session_id=session.pk))
@@ -227,7 +225,7 @@ def test_seat_changes_undo_end_and_summary(en) -> None:
 def test_player_page_lists_totals_per_session(en) -> None:
     cast = players()
     session = session_with(cast, name="Csütörtök")
-    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     # The old address sends to the player page, which shows the chouette section.
     moved = en.get(_url("player", player_id=cast["Bob"].pk))
     assert moved.status_code == 301
@@ -242,7 +240,7 @@ def test_pages_in_hungarian(client) -> None:
     client.cookies["django_language"] = "hu"
     cast = players()
     session = session_with(cast, stake_per_point=Decimal("100"), currency="HUF")
-    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     board = client.get(_url("scoreboard", session_id=session.pk))
     assert board.status_code == 200
     assert "Ülésrend" in board.text and "kapitány" in board.text

@@ -13,8 +13,13 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chouette import rules, services
+from chouette import rules
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteOnlineGame, ChouetteSession
+from chouette.services.common import ledger_of
+from chouette.services.games import counted_game_events, game_edit, game_record, game_undo_last
+from chouette.services.seating import session_seating_set, session_sit_out
+from chouette.services.sessions import session_end
+from chouette.services.summary import session_summary, session_totals
 from games.errors import ApplicationError
 from games.play.dice import ScriptedDice
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry, snapshot
@@ -49,7 +54,7 @@ def _seated(session: ChouetteSession) -> list[int]:
 
 def _record(session: ChouetteSession, **kwargs) -> ChouetteEvent:
     session.refresh_from_db()
-    return services.game_record(
+    return game_record(
         session_id=session.pk, by=session.created_by, entry=simple_entry(session, **kwargs)
     )
 
@@ -60,7 +65,7 @@ def test_seating_set_by_hand_is_checked_recorded_and_replayed() -> None:
     session = session_with(cast)  # Bob box, Ann captain, then Cy, Eve, Dee
     keeper = session.created_by
     bob, ann, cy, dee, eve = (cast[n].pk for n in ("Bob", "Ann", "Cy", "Dee", "Eve"))
-    services.session_sit_out(session_id=session.pk, by=keeper, player_id=dee)
+    session_sit_out(session_id=session.pk, by=keeper, player_id=dee)
     session.refresh_from_db()
     version = session.version
     for code, box, line in (
@@ -73,24 +78,24 @@ def test_seating_set_by_hand_is_checked_recorded_and_replayed() -> None:
     ):
         _refused(
             code,
-            lambda box=box, line=line: services.session_seating_set(
+            lambda box=box, line=line: session_seating_set(
                 session_id=session.pk, by=keeper, box=box, line=line, expected_version=version
             ),
         )
     _refused(
         "stale_version",
-        lambda: services.session_seating_set(
+        lambda: session_seating_set(
             session_id=session.pk, by=keeper, box=cy, line=[eve, bob, ann], expected_version=0
         ),
     )
     outsider = UserFactory()
     _refused(
         "not_in_session",
-        lambda: services.session_seating_set(
+        lambda: session_seating_set(
             session_id=session.pk, by=outsider, box=cy, line=[eve, bob, ann]
         ),
     )
-    services.session_seating_set(
+    session_seating_set(
         session_id=session.pk, by=keeper, box=cy, line=[eve, bob, ann], expected_version=version
     )
     session.refresh_from_db()
@@ -105,11 +110,11 @@ def test_seating_set_by_hand_is_checked_recorded_and_replayed() -> None:
         "before": {"box": bob, "line": [ann, cy, eve], "out": [dee]},
     }
     # The ledger replays it, and the next game is played from it.
-    assert services.ledger_of(session).seating == rules.Seating.from_dict(session.seating)
+    assert ledger_of(session).seating == rules.Seating.from_dict(session.seating)
     _record(session, winner="box")
     assert _seated(session) == [cy, bob, ann, eve]  # the box won: Eve to the end
     # An undo of that game gives the seating set by hand back.
-    services.game_undo_last(session_id=session.pk, by=keeper)
+    game_undo_last(session_id=session.pk, by=keeper)
     assert _seated(session) == [cy, eve, bob, ann]
 
 
@@ -121,7 +126,7 @@ def test_seating_set_is_refused_while_an_online_game_is_played() -> None:
     online_game_start(session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([6, 2]))
     _refused(
         "online_game_in_progress",
-        lambda: services.session_seating_set(
+        lambda: session_seating_set(
             session_id=session.pk,
             by=cast["Ann"].user,
             box=cast["Cy"].pk,
@@ -183,7 +188,7 @@ def test_the_game_entry_with_another_box_sets_the_seating_then_saves(en) -> None
     # Cili box, Dani captain, then Béla, then Anna (the old box leaves it last); the box
     # won: Dani goes to the end.
     assert _seated(session) == [cili, bela, anna, dani]
-    totals = services.session_totals(session)
+    totals = session_totals(session)
     assert totals[cili] == 3 and sum(totals.values()) == 0
 
 
@@ -222,13 +227,13 @@ def test_a_past_game_corrected_recomputes_the_later_games() -> None:
     session = session_with(cast)
     keeper = session.created_by
     _three_games(session)
-    ledger = services.ledger_of(session)
+    ledger = ledger_of(session)
     first = ledger.rows[0].entry.to_dict()
     corrected = {**first, "kind": "gammon"}  # the box won a gammon, not a single
     session.refresh_from_db()
     before_seating = session.seating
-    old = services.counted_game_events(session)[0]
-    new = services.game_edit(
+    old = counted_game_events(session)[0]
+    new = game_edit(
         session_id=session.pk,
         by=keeper,
         number=1,
@@ -240,7 +245,7 @@ def test_a_past_game_corrected_recomputes_the_later_games() -> None:
     assert old.undone and old.undone_by == keeper and old.data == first  # kept as it was
     assert new.corrects == old and new.place == old.place and new.data["kind"] == "gammon"
     assert session.seating == before_seating  # same rotation: same seating
-    games = services.counted_game_events(session)
+    games = counted_game_events(session)
     assert games[0].pk == new.pk and len(games) == 3
     # Every game sums to zero and the totals are those of the edited games typed fresh.
     for game in games:
@@ -248,8 +253,8 @@ def test_a_past_game_corrected_recomputes_the_later_games() -> None:
     expected = rules.Ledger.replay(
         ledger.profile, ledger.start, [rules.GameEntry.from_dict(corrected), *ledger.games[1:]]
     )
-    assert services.session_totals(session) == {int(p): t for p, t in expected.totals}
-    scoreboard = services.session_summary(session_id=session.pk)
+    assert session_totals(session) == {int(p): t for p, t in expected.totals}
+    scoreboard = session_summary(session_id=session.pk)
     assert sum(p.points for p in scoreboard.summary.players) == 0
 
 
@@ -257,11 +262,11 @@ def test_an_edit_that_breaks_a_later_game_is_refused_naming_it() -> None:
     cast = players()
     session = session_with(cast)
     _three_games(session)
-    first = services.ledger_of(session).rows[0].entry.to_dict()
+    first = ledger_of(session).rows[0].entry.to_dict()
     session.refresh_from_db()
     error = _refused(
         "edit_breaks_later_game",
-        lambda: services.game_edit(
+        lambda: game_edit(
             session_id=session.pk,
             by=session.created_by,
             number=1,
@@ -270,11 +275,11 @@ def test_an_edit_that_breaks_a_later_game_is_refused_naming_it() -> None:
     )
     assert error.status == 409 and error.extra["game"] == 2
     # The last game may change its rotation: nothing comes after it.
-    last = services.ledger_of(session).rows[2].entry.to_dict()
-    services.game_edit(
+    last = ledger_of(session).rows[2].entry.to_dict()
+    game_edit(
         session_id=session.pk, by=session.created_by, number=3, entry={**last, "winner": "box"}
     )
-    totals = services.session_totals(session)
+    totals = session_totals(session)
     assert sum(totals.values()) == 0
 
 
@@ -283,36 +288,36 @@ def test_edit_refusals() -> None:
     session = session_with(cast)
     keeper = session.created_by
     _three_games(session)
-    entry = services.ledger_of(session).rows[1].entry.to_dict()
+    entry = ledger_of(session).rows[1].entry.to_dict()
     for number in (0, 4, True):
         _refused(
             "game_not_found",
-            lambda number=number: services.game_edit(
+            lambda number=number: game_edit(
                 session_id=session.pk, by=keeper, number=number, entry=entry
             ),
         )
     _refused(  # game 2's entry does not fit game 1's seating
         "entry_seating_mismatch",
-        lambda: services.game_edit(session_id=session.pk, by=keeper, number=1, entry=entry),
+        lambda: game_edit(session_id=session.pk, by=keeper, number=1, entry=entry),
     )
     _refused(
         "stale_version",
-        lambda: services.game_edit(
+        lambda: game_edit(
             session_id=session.pk, by=keeper, number=2, entry=entry, expected_version=0
         ),
     )
     _refused(
         "not_in_session",
-        lambda: services.game_edit(session_id=session.pk, by=UserFactory(), number=2, entry=entry),
+        lambda: game_edit(session_id=session.pk, by=UserFactory(), number=2, entry=entry),
     )
     # A game played online is its table's record.
-    event = services.counted_game_events(session)[1]
+    event = counted_game_events(session)[1]
     ChouetteOnlineGame.objects.create(
         session=session, number=1, status="finished", table={}, event=event
     )
     _refused(
         "online_game_not_editable",
-        lambda: services.game_edit(session_id=session.pk, by=keeper, number=2, entry=entry),
+        lambda: game_edit(session_id=session.pk, by=keeper, number=2, entry=entry),
     )
 
 
@@ -320,13 +325,13 @@ def test_a_correction_is_undone_like_any_last_game() -> None:
     cast = players()
     session = session_with(cast)
     _record(session, winner="box")
-    entry = services.ledger_of(session).rows[0].entry.to_dict()
-    services.game_edit(
+    entry = ledger_of(session).rows[0].entry.to_dict()
+    game_edit(
         session_id=session.pk, by=session.created_by, number=1, entry={**entry, "kind": "gammon"}
     )
-    services.game_undo_last(session_id=session.pk, by=session.created_by)
-    assert services.counted_game_events(session) == []
-    assert set(services.session_totals(session).values()) == {0}
+    game_undo_last(session_id=session.pk, by=session.created_by)
+    assert counted_game_events(session) == []
+    assert set(session_totals(session).values()) == {0}
     assert not ChouetteLine.objects.filter(event__undone=False).exists()
 
 
@@ -342,7 +347,7 @@ def test_the_edit_page_is_prefilled_and_saves_the_correction(en) -> None:
     page = en.get(edit_url)
     assert page.status_code == 200 and "Correct game 1" in page.text
     assert '<option value="box" selected' in page.text.replace("\n", "")  # as it was typed
-    first = services.ledger_of(session).rows[0].entry
+    first = ledger_of(session).rows[0].entry
     post = {
         "action": "save",
         "expected_version": str(ChouetteSession.objects.get().version),
@@ -359,7 +364,7 @@ def test_the_edit_page_is_prefilled_and_saves_the_correction(en) -> None:
     saved = en.post(edit_url, post, follow=True)
     assert "Game 1 has been corrected." in saved.text
     assert "corrected game 1" in saved.text and 'class="badge corrected-badge"' in saved.text
-    totals = services.session_totals(session)
+    totals = session_totals(session)
     assert totals[cast["Anna"].pk] == 9 + 3 and sum(totals.values()) == 0
     assert en.get(_url("game-edit", session_id=session.pk, number=3)).status_code == 404
 
@@ -369,7 +374,7 @@ def test_game_edit_api(client) -> None:
     session = session_with(cast, rolls={"Anna": 6, "Béla": 5, "Cili": 4})
     _record(session, winner="box")
     client.force_login(cast["Cili"].user)
-    entry = services.ledger_of(session).rows[0].entry.to_dict()
+    entry = ledger_of(session).rows[0].entry.to_dict()
     url = reverse("chouette-api:game-edit", kwargs={"session_id": session.pk, "number": 1})
     done = client.put(url, {"entry": {**entry, "kind": "gammon"}}, content_type="application/json")
     assert done.status_code == 200, done.json()
@@ -408,9 +413,9 @@ def test_edited_ledger_equals_the_edited_games_typed_fresh(games, data) -> None:
     number = data.draw(st.integers(1, len(games)))
     kind = data.draw(KINDS)
     winner = games[number - 1][0]
-    entry = services.ledger_of(session).rows[number - 1].entry.to_dict()
+    entry = ledger_of(session).rows[number - 1].entry.to_dict()
     session.refresh_from_db()
-    services.game_edit(
+    game_edit(
         session_id=session.pk,
         by=session.created_by,
         number=number,
@@ -422,12 +427,12 @@ def test_edited_ledger_equals_the_edited_games_typed_fresh(games, data) -> None:
     fresh = session_with(cast, rolls=rolls, name="typed fresh")
     for w, k in edited:
         _record(fresh, winner=w, kind=k)
-    assert services.session_totals(session) == services.session_totals(fresh)
+    assert session_totals(session) == session_totals(fresh)
     session.refresh_from_db()
     fresh.refresh_from_db()
     assert session.seating == fresh.seating
     for one in (session, fresh):
-        for game in services.counted_game_events(one):
+        for game in counted_game_events(one):
             assert sum(game.lines.values_list("points", flat=True)) == 0
 
 
@@ -456,7 +461,7 @@ def test_the_wall_of_an_ended_session(en) -> None:
     wall_url = _url("scoreboard", session_id=session.pk) + "?wall=1"
     open_wall = en.get(wall_url).text
     assert 'class="seating"' in open_wall and 'id="wall-ended"' not in open_wall
-    services.session_end(session_id=session.pk, by=session.created_by)
+    session_end(session_id=session.pk, by=session.created_by)
     wall = en.get(wall_url).text
     assert 'id="wall-ended"' in wall and ">Ended<" in wall
     assert 'class="seating"' not in wall and "cube 1" not in wall

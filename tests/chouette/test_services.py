@@ -12,8 +12,13 @@ from decimal import Decimal
 import pytest
 from django.db.models import Sum
 
-from chouette import rules, selectors, services
+from chouette import rules, selectors
 from chouette.models import ChouetteEvent, ChouetteLine, ChouetteParticipant, ChouetteSession
+from chouette.services.common import ledger_of
+from chouette.services.games import game_preview, game_record, game_undo_last
+from chouette.services.seating import session_come_back, session_join, session_sit_out
+from chouette.services.sessions import session_create, session_end
+from chouette.services.summary import session_summary, session_totals
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.play.dice import ScriptedDice
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry
@@ -31,7 +36,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _db_totals(session: ChouetteSession) -> dict[int, int]:
-    return services.session_totals(session)
+    return session_totals(session)
 
 
 def _game_sums(session: ChouetteSession) -> list[int]:
@@ -83,16 +88,14 @@ def test_five_players_thirty_scripted_games_on_the_database(kind: str) -> None:
     dee = cast["Dee"].user  # a seated player with a login enters some of the games
     for number, script_line in enumerate(script, start=1):
         if number == 11:
-            session = services.session_sit_out(session_id=session.pk, by=dee, player_id=pk["Dee"])
+            session = session_sit_out(session_id=session.pk, by=dee, player_id=pk["Dee"])
             if box == "Dee":
                 box = line.pop(0)
             else:
                 line.remove("Dee")
             out.append("Dee")
         if number == 15:
-            session = services.session_come_back(
-                session_id=session.pk, by=creator, player_id=pk["Dee"]
-            )
+            session = session_come_back(session_id=session.pk, by=creator, player_id=pk["Dee"])
             out.remove("Dee")
             line.append("Dee")
         game = script_entry(script_line, pk[box], [pk[p] for p in line])
@@ -101,14 +104,14 @@ def test_five_players_thirty_scripted_games_on_the_database(kind: str) -> None:
         by = dee if number % 3 == 0 else creator
         # The phone's preview shows the points and saves nothing.
         before = _snapshot(session)
-        preview = services.game_preview(session_id=session.pk, by=by, entry=game.to_dict())
+        preview = game_preview(session_id=session.pk, by=by, entry=game.to_dict())
         assert preview.points == expected_ids, f"preview of game {number}"
         assert _snapshot(session) == before
         if number == 16:
             # A wrong entry (winner flipped) is saved, then undone: totals and seating
             # come back exactly.
             wrong = replace(game, winner="box" if game.winner == "team" else "team")
-            services.game_record(
+            game_record(
                 session_id=session.pk,
                 by=by,
                 entry=wrong.to_dict(),
@@ -116,7 +119,7 @@ def test_five_players_thirty_scripted_games_on_the_database(kind: str) -> None:
             )
             assert _db_totals(session) != {pk[n]: t for n, t in totals.items()}
             session.refresh_from_db()
-            undone = services.game_undo_last(
+            undone = game_undo_last(
                 session_id=session.pk, by=creator, expected_version=session.version
             )
             assert undone.undone and undone.data["winner"] == wrong.winner
@@ -127,7 +130,7 @@ def test_five_players_thirty_scripted_games_on_the_database(kind: str) -> None:
                 "line": [pk[p] for p in line],
                 "out": [pk[p] for p in out],
             }
-        event = services.game_record(
+        event = game_record(
             session_id=session.pk, by=by, entry=game.to_dict(), expected_version=session.version
         )
         lines = dict(event.lines.values_list("player_id", "points"))
@@ -162,8 +165,8 @@ def test_five_players_thirty_scripted_games_on_the_database(kind: str) -> None:
     assert session.events.filter(undone=True).count() == 1
     assert session.events.filter(kind="seat_change").count() == 2
     # The stored log replays to the same ledger as the pure rules.
-    assert services.ledger_of(session).totals_dict() == _db_totals(session)
-    summary = services.session_summary(session_id=session.pk).summary
+    assert ledger_of(session).totals_dict() == _db_totals(session)
+    summary = session_summary(session_id=session.pk).summary
     assert sum(p.points for p in summary.players) == 0
     assert {p.player: p.money for p in summary.players} == {
         pk[n]: Decimal("0.50") * t for n, t in EXPECTED_FINAL[kind].items()
@@ -182,7 +185,7 @@ def test_server_rolls_the_roll_off_when_not_given_and_records_it() -> None:
     ids = [p.pk for p in cast.values()]
     # A 5, B 5, C 2, D 6 -> A and B re-roll: 3, 4 -> D box, B captain, A, C.
     dice = ScriptedDice([5, 5, 2, 6, 3, 4])
-    session = services.session_create(by=scorekeeper(), name="Szerda", player_ids=ids, dice=dice)
+    session = session_create(by=scorekeeper(), name="Szerda", player_ids=ids, dice=dice)
     assert session.rolled_by_server is True
     assert session.rolls == [
         {"player": cast["A"].pk, "rolls": [5, 3]},
@@ -202,7 +205,7 @@ def test_server_rolls_the_roll_off_when_not_given_and_records_it() -> None:
         "C",
     ]
     # The real source (secrets) always gives a seating.
-    other = services.session_create(by=scorekeeper(), name="Csütörtök", player_ids=ids)
+    other = session_create(by=scorekeeper(), name="Csütörtök", player_ids=ids)
     assert other.rolled_by_server and len(other.rolls) == 4
 
 
@@ -240,7 +243,7 @@ def test_session_create_refuses(kwargs, code, error) -> None:
         kwargs["player_ids"] = [cast[n].pk for n in kwargs.pop("players")]
     args.update(kwargs)
     with pytest.raises(error) as err:
-        services.session_create(**args)
+        session_create(**args)
     assert err.value.code == code
     assert ChouetteSession.objects.count() == 0
 
@@ -252,35 +255,29 @@ def test_join_sit_out_come_back_and_who_may_write() -> None:
     newcomer = PlayerFactory(name="Flo")
     stranger = UserFactory()
     with pytest.raises(PermissionDenied) as err:
-        services.session_join(session_id=session.pk, by=stranger, player_id=newcomer.pk)
+        session_join(session_id=session.pk, by=stranger, player_id=newcomer.pk)
     assert err.value.code == "not_in_session"
-    session = services.session_join(
-        session_id=session.pk, by=cast["Ann"].user, player_id=newcomer.pk
-    )
+    session = session_join(session_id=session.pk, by=cast["Ann"].user, player_id=newcomer.pk)
     assert session.seating["line"][-1] == newcomer.pk
     assert session.participants.get(player=newcomer).order == 5
     with pytest.raises(ValidationFailed) as err:
-        services.session_join(session_id=session.pk, by=cast["Ann"].user, player_id=newcomer.pk)
+        session_join(session_id=session.pk, by=cast["Ann"].user, player_id=newcomer.pk)
     assert err.value.code == "already_seated"
     # The box sits out: the captain takes the box.
-    session = services.session_sit_out(
-        session_id=session.pk, by=cast["Bob"].user, player_id=cast["Bob"].pk
-    )
+    session = session_sit_out(session_id=session.pk, by=cast["Bob"].user, player_id=cast["Bob"].pk)
     assert session.seating["box"] == cast["Ann"].pk and session.seating["out"] == [cast["Bob"].pk]
     # Sitting out, Bob may still write (he is a player of the session).
-    session = services.session_come_back(
+    session = session_come_back(
         session_id=session.pk, by=cast["Bob"].user, player_id=cast["Bob"].pk
     )
     assert session.seating["line"][-1] == cast["Bob"].pk
     with pytest.raises(ValidationFailed) as err:
-        services.session_come_back(
-            session_id=session.pk, by=cast["Bob"].user, player_id=cast["Bob"].pk
-        )
+        session_come_back(session_id=session.pk, by=cast["Bob"].user, player_id=cast["Bob"].pk)
     assert err.value.code == "not_sitting_out"
     staff = UserFactory(is_staff=True)
-    services.session_sit_out(session_id=session.pk, by=staff, player_id=newcomer.pk)
+    session_sit_out(session_id=session.pk, by=staff, player_id=newcomer.pk)
     with pytest.raises(Conflict) as err:
-        services.session_sit_out(
+        session_sit_out(
             session_id=session.pk, by=staff, player_id=cast["Ann"].pk, expected_version=0
         )
     assert err.value.code == "stale_version"
@@ -292,26 +289,26 @@ def test_undo_restores_seating_and_totals_and_keeps_later_seat_changes() -> None
     by = cast["Ann"].user
     start = _snapshot(session)
     with pytest.raises(Conflict) as err:
-        services.game_undo_last(session_id=session.pk, by=by)
+        game_undo_last(session_id=session.pk, by=by)
     assert err.value.code == "nothing_to_undo"
     assert _snapshot(session) == start
-    services.game_record(session_id=session.pk, by=by, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=by, entry=simple_entry(session))
     session.refresh_from_db()
     seating_after_one = session.seating
     totals_after_one = _db_totals(session)
-    services.game_record(
+    game_record(
         session_id=session.pk, by=by, entry=simple_entry(session, winner="box", kind="gammon")
     )
     session.refresh_from_db()
     assert _db_totals(session) != totals_after_one
-    services.session_join(session_id=session.pk, by=by, player_id=PlayerFactory(name="Flo").pk)
-    services.game_undo_last(session_id=session.pk, by=by)
+    session_join(session_id=session.pk, by=by, player_id=PlayerFactory(name="Flo").pk)
+    game_undo_last(session_id=session.pk, by=by)
     session.refresh_from_db()
     flo = session.participants.get(player__name="Flo").player_id
     assert session.seating == {**seating_after_one, "line": [*seating_after_one["line"], flo]}
     assert _db_totals(session) == {**totals_after_one, flo: 0}
     # Undo again: back to the start (Flo still joined).
-    services.game_undo_last(session_id=session.pk, by=by)
+    game_undo_last(session_id=session.pk, by=by)
     session.refresh_from_db()
     assert session.seating["box"] == start[1]["box"]
     assert set(_db_totals(session).values()) == {0}
@@ -340,27 +337,27 @@ def test_refused_games_change_nothing_and_ended_sessions_refuse_writes() -> None
     ]
     for entry, code in cases:
         with pytest.raises(ValidationFailed) as err:
-            services.game_record(session_id=session.pk, by=by, entry=entry)
+            game_record(session_id=session.pk, by=by, entry=entry)
         assert err.value.code == code, entry
         with pytest.raises(ValidationFailed):
-            services.game_preview(session_id=session.pk, by=by, entry=entry)
+            game_preview(session_id=session.pk, by=by, entry=entry)
         assert _snapshot(session) == before
-    services.session_end(session_id=session.pk, by=by)
+    session_end(session_id=session.pk, by=by)
     session.refresh_from_db()
     assert session.status == "ended" and session.ended_at is not None
     ended = _snapshot(session)
     for call in (
-        lambda: services.game_record(session_id=session.pk, by=by, entry=bad),
-        lambda: services.game_undo_last(session_id=session.pk, by=by),
-        lambda: services.session_end(session_id=session.pk, by=by),
-        lambda: services.session_sit_out(session_id=session.pk, by=by, player_id=cast["Eve"].pk),
+        lambda: game_record(session_id=session.pk, by=by, entry=bad),
+        lambda: game_undo_last(session_id=session.pk, by=by),
+        lambda: session_end(session_id=session.pk, by=by),
+        lambda: session_sit_out(session_id=session.pk, by=by, player_id=cast["Eve"].pk),
     ):
         with pytest.raises(Conflict) as err:
             call()
         assert err.value.code == "session_ended"
     assert _snapshot(session) == ended
     # The summary stays readable.
-    assert services.session_summary(session_id=session.pk).summary.transfers == ()
+    assert session_summary(session_id=session.pk).summary.transfers == ()
 
 
 def test_partner_profile_with_six_players() -> None:
@@ -383,9 +380,9 @@ def test_partner_profile_with_six_players() -> None:
         "winner": "team",
         "kind": "single",
     }
-    preview = services.game_preview(session_id=session.pk, by=session.created_by, entry=entry)
+    preview = game_preview(session_id=session.pk, by=session.created_by, entry=entry)
     assert preview.points == {cast["A"].pk: -2, cast["F"].pk: -2, **dict.fromkeys(team, 1)}
-    event = services.game_record(session_id=session.pk, by=session.created_by, entry=entry)
+    event = game_record(session_id=session.pk, by=session.created_by, entry=entry)
     assert sum(event.lines.values_list("points", flat=True)) == 0
 
 
@@ -393,11 +390,11 @@ def test_player_sessions_selector() -> None:
     cast = players()
     first = session_with(cast, name="Első")
     second = session_with(cast, name="Második")
-    services.game_record(session_id=first.pk, by=first.created_by, entry=simple_entry(first))
-    services.game_record(
+    game_record(session_id=first.pk, by=first.created_by, entry=simple_entry(first))
+    game_record(
         session_id=second.pk, by=second.created_by, entry=simple_entry(second, winner="box")
     )
-    services.game_undo_last(session_id=second.pk, by=second.created_by)
+    game_undo_last(session_id=second.pk, by=second.created_by)
     rows = selectors.player_sessions(player_id=cast["Bob"].pk)
     assert [(r.session.name, r.points, r.games) for r in rows] == [
         ("Második", 0, 0),

@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from chouette import services
 from chouette.models import ChouetteEvent, ChouetteLine
+from chouette.services.common import ledger_of
+from chouette.services.games import game_record, game_undo_last
+from chouette.services.summary import session_totals
 from tests.chouette.factories import players, session_with, simple_entry, snapshot
 from tests.factories import api_client
 
@@ -51,9 +53,7 @@ def _by_name(cast: dict[str, Any], points: dict[int, int]) -> dict[str, int]:
 # ============================================================================ service
 def test_a_game_with_a_settlement_and_extras_is_recorded(table) -> None:
     cast, session = table
-    event = services.game_record(
-        session_id=session.pk, by=session.created_by, entry=_entry(cast, session)
-    )
+    event = game_record(session_id=session.pk, by=session.created_by, entry=_entry(cast, session))
     lines = dict(ChouetteLine.objects.filter(event=event).values_list("player_id", "points"))
     assert _by_name(cast, lines) == EXPECTED
     assert sum(lines.values()) == 0
@@ -78,17 +78,15 @@ def test_a_game_with_a_settlement_and_extras_is_recorded(table) -> None:
     assert session.seating["box"] == cast["Ann"].pk
     assert session.seating["line"][0] == cast["Cy"].pk
     # The ledger replays from what was stored.
-    assert _by_name(cast, services.ledger_of(session).totals_dict()) == EXPECTED
+    assert _by_name(cast, ledger_of(session).totals_dict()) == EXPECTED
     # Undo takes the extras back with the game.
-    services.game_undo_last(session_id=session.pk, by=session.created_by)
-    assert set(services.session_totals(session).values()) == {0}
+    game_undo_last(session_id=session.pk, by=session.created_by)
+    assert set(session_totals(session).values()) == {0}
 
 
 def test_an_old_style_entry_is_stored_as_before(table) -> None:
     _cast, session = table
-    event = services.game_record(
-        session_id=session.pk, by=session.created_by, entry=simple_entry(session)
-    )
+    event = game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     assert "extras" not in event.data
     assert all(
         set(m) == {"player", "cube", "fate", "beavers", "raccoons"} for m in event.data["members"]
@@ -336,7 +334,7 @@ def test_the_game_entry_with_a_settlement_and_extras(en, table) -> None:
 
 def test_the_games_list_without_settlements_says_nothing_more(en, table) -> None:
     cast, session = table
-    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     board = en.get(reverse("chouette:scoreboard", kwargs={"session_id": session.pk}))
     assert "game-note" not in board.text
     en.force_login(cast["Ann"].user)

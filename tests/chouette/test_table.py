@@ -13,8 +13,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from chouette import rolloff, services
+from chouette import rolloff
 from chouette.models import ChouetteSession
+from chouette.services.games import game_record
+from chouette.services.seating import session_join, session_join_guest, session_sit_out
+from chouette.services.sessions import REOPEN_HOURS, may_reopen, session_end, session_reopen
+from chouette.services.summary import session_summary, session_totals
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Player
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry, snapshot
@@ -41,7 +45,7 @@ def test_summary_says_one_point_and_two_points(en) -> None:
         cast, rolls={"Ann": 6, "Bob": 5, "Cy": 4}, stake_per_point=Decimal("1.00"), currency="EUR"
     )
     # The box wins a single against two members: +2, and each member pays 1 point.
-    services.game_record(
+    game_record(
         session_id=session.pk, by=session.created_by, entry=simple_entry(session, winner="box")
     )
     page = en.get(_url("summary", session_id=session.pk)).text
@@ -50,7 +54,7 @@ def test_summary_says_one_point_and_two_points(en) -> None:
     assert "1 points" not in page
     # A second box win: each owes 2 points now, without money too.
     session.refresh_from_db()
-    services.game_record(
+    game_record(
         session_id=session.pk, by=session.created_by, entry=simple_entry(session, winner="box")
     )
     page = en.get(_url("summary", session_id=session.pk)).text
@@ -58,9 +62,7 @@ def test_summary_says_one_point_and_two_points(en) -> None:
     plain = session_with(
         players(("Dió", "Eper", "Füge"), with_login=False), rolls={"Dió": 6, "Eper": 5, "Füge": 4}
     )
-    services.game_record(
-        session_id=plain.pk, by=plain.created_by, entry=simple_entry(plain, winner="box")
-    )
+    game_record(session_id=plain.pk, by=plain.created_by, entry=simple_entry(plain, winner="box"))
     page = en.get(_url("summary", session_id=plain.pk)).text
     assert "Eper pays Dió 1 point<" in page and "1 points" not in page
 
@@ -79,7 +81,7 @@ def test_last_games_columns_keep_the_join_order(en) -> None:
     url = _url("scoreboard", session_id=session.pk)
     for winner in ("team", "box", "team"):
         session.refresh_from_db()
-        services.game_record(
+        game_record(
             session_id=session.pk, by=session.created_by, entry=simple_entry(session, winner=winner)
         )
     session.refresh_from_db()
@@ -88,10 +90,10 @@ def test_last_games_columns_keep_the_join_order(en) -> None:
     assert _columns(en.get(url + "?wall=1").text) == joined
     # A newcomer's column comes last; one who sits out keeps theirs.
     flo = PlayerFactory(name="Flo")
-    services.session_join(session_id=session.pk, by=session.created_by, player_id=flo.pk)
-    services.session_sit_out(session_id=session.pk, by=session.created_by, player_id=cast["Ann"].pk)
+    session_join(session_id=session.pk, by=session.created_by, player_id=flo.pk)
+    session_sit_out(session_id=session.pk, by=session.created_by, player_id=cast["Ann"].pk)
     session.refresh_from_db()
-    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     page = en.get(url).text
     assert _columns(page) == [*joined, "Flo"]
     # Each row's cells follow the same columns: the newest game's points, Ann's empty.
@@ -105,7 +107,7 @@ def test_last_games_columns_keep_the_join_order(en) -> None:
 def test_undo_and_end_are_confirmed_apart_and_name_the_game(en) -> None:
     cast = players()
     session = session_with(cast)
-    services.game_record(
+    game_record(
         session_id=session.pk, by=session.created_by, entry=simple_entry(session, kind="gammon")
     )
     en.force_login(cast["Ann"].user)
@@ -133,7 +135,7 @@ def test_undo_and_end_are_confirmed_apart_and_name_the_game(en) -> None:
 def test_undo_and_end_posts_check_the_version(en) -> None:
     cast = players()
     session = session_with(cast)
-    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
     session.refresh_from_db()
     en.force_login(cast["Ann"].user)
     stale = session.version - 1
@@ -150,31 +152,29 @@ def test_undo_and_end_posts_check_the_version(en) -> None:
 def _ended(cast=None, **kwargs):
     cast = cast or players()
     session = session_with(cast, stake_per_point=Decimal("1.00"), currency="EUR", **kwargs)
-    services.game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
-    services.session_end(session_id=session.pk, by=session.created_by)
+    game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
+    session_end(session_id=session.pk, by=session.created_by)
     session.refresh_from_db()
     return cast, session
 
 
 def test_reopen_leaves_the_ledger_as_it_was_and_games_go_on(wall) -> None:
     cast, session = _ended()
-    totals = services.session_totals(session)
+    totals = session_totals(session)
     seating, version = session.seating, session.version
     before = snapshot()[2:]  # events and lines
     wall.advance(minutes=5)
-    reopened = services.session_reopen(
-        session_id=session.pk, by=cast["Ann"].user, expected_version=version
-    )
+    reopened = session_reopen(session_id=session.pk, by=cast["Ann"].user, expected_version=version)
     assert reopened.is_open and reopened.ended_at is None
     assert reopened.reopened_by == cast["Ann"].user and reopened.reopened_at == wall.at
     assert reopened.version == version + 1
     assert snapshot()[2:] == before  # no event, no line written or changed
-    assert services.session_totals(reopened) == totals and reopened.seating == seating
-    assert services.session_summary(session_id=session.pk).session.is_open
+    assert session_totals(reopened) == totals and reopened.seating == seating
+    assert session_summary(session_id=session.pk).session.is_open
     # Games go on where they stopped, and it can be ended again.
-    services.game_record(session_id=session.pk, by=cast["Ann"].user, entry=simple_entry(reopened))
-    assert sum(services.session_totals(reopened).values()) == 0
-    ended = services.session_end(session_id=session.pk, by=cast["Ann"].user)
+    game_record(session_id=session.pk, by=cast["Ann"].user, entry=simple_entry(reopened))
+    assert sum(session_totals(reopened).values()) == 0
+    ended = session_end(session_id=session.pk, by=cast["Ann"].user)
     assert not ended.is_open and ended.reopened_at == wall.at
 
 
@@ -189,34 +189,34 @@ def test_reopen_refusals_change_nothing(wall) -> None:
     before = snapshot()
     for by, error, code, extra in cases:
         with pytest.raises(error) as err:
-            services.session_reopen(session_id=session.pk, by=by, **extra)
+            session_reopen(session_id=session.pk, by=by, **extra)
         assert err.value.code == code
         assert snapshot() == before
     with pytest.raises(NotFound):
-        services.session_reopen(session_id=999999, by=cast["Ann"].user)
-    services.session_reopen(session_id=session.pk, by=cast["Ann"].user)
+        session_reopen(session_id=999999, by=cast["Ann"].user)
+    session_reopen(session_id=session.pk, by=cast["Ann"].user)
     opened = snapshot()
     with pytest.raises(Conflict) as err:
-        services.session_reopen(session_id=session.pk, by=cast["Ann"].user)
+        session_reopen(session_id=session.pk, by=cast["Ann"].user)
     assert err.value.code == "session_open" and snapshot() == opened
 
 
 def test_only_the_scorekeeper_and_staff_reopen_after_the_evening(wall) -> None:
     cast, session = _ended()
-    wall.advance(hours=services.REOPEN_HOURS, minutes=1)
+    wall.advance(hours=REOPEN_HOURS, minutes=1)
     before = snapshot()
     with pytest.raises(PermissionDenied) as err:
-        services.session_reopen(session_id=session.pk, by=cast["Ann"].user)
+        session_reopen(session_id=session.pk, by=cast["Ann"].user)
     assert err.value.code == "reopen_too_late" and "12 hours ago" in str(err.value.detail)
     assert snapshot() == before
-    assert not services.may_reopen(cast["Ann"].user, session)
+    assert not may_reopen(cast["Ann"].user, session)
     keeper = scorekeeper()
-    assert services.may_reopen(keeper, session)
-    assert services.session_reopen(session_id=session.pk, by=keeper).is_open
-    services.session_end(session_id=session.pk, by=keeper)
+    assert may_reopen(keeper, session)
+    assert session_reopen(session_id=session.pk, by=keeper).is_open
+    session_end(session_id=session.pk, by=keeper)
     wall.advance(days=30)
     staff = UserFactory(is_staff=True)
-    assert services.session_reopen(session_id=session.pk, by=staff).reopened_by == staff
+    assert session_reopen(session_id=session.pk, by=staff).reopened_by == staff
 
 
 def test_reopen_page(en, wall) -> None:
@@ -247,7 +247,7 @@ def test_reopen_page(en, wall) -> None:
     assert "This session has ended" not in page
     assert en.get(_url("reopen", session_id=session.pk)).status_code == 405
     # After the evening a player is no longer offered the button.
-    services.session_end(session_id=session.pk, by=cast["Cy"].user)
+    session_end(session_id=session.pk, by=cast["Cy"].user)
     wall.advance(hours=13)
     assert "Reopen the session" not in en.get(url).text
     refused = en.post(_url("reopen", session_id=session.pk), follow=True)
@@ -277,7 +277,7 @@ def test_reopen_api(wall) -> None:
         .status_code
         == 404
     )
-    services.session_end(session_id=session.pk, by=cast["Ann"].user)
+    session_end(session_id=session.pk, by=cast["Ann"].user)
     wall.advance(hours=13)
     late = client.post(path, {}, format="json")
     assert late.status_code == 403 and late.json()["code"] == "reopen_too_late"
@@ -414,7 +414,7 @@ def test_a_newcomer_joins_by_name_as_a_guest() -> None:
     cast = players()
     session = session_with(cast)
     by = cast["Ann"].user
-    joined = services.session_join_guest(
+    joined = session_join_guest(
         session_id=session.pk, by=by, name="  Vendég   Viktor ", expected_version=session.version
     )
     guest = joined.player
@@ -425,8 +425,8 @@ def test_a_newcomer_joins_by_name_as_a_guest() -> None:
     event = session.events.order_by("-seq").first()
     assert event.kind == "seat_change" and event.data == {"action": "join", "player": guest.pk}
     # The guest plays on like anybody.
-    services.game_record(session_id=session.pk, by=by, entry=simple_entry(session))
-    assert guest.pk in services.session_totals(session)
+    game_record(session_id=session.pk, by=by, entry=simple_entry(session))
+    assert guest.pk in session_totals(session)
 
 
 def test_a_guest_name_that_is_a_players_is_offered_not_made() -> None:
@@ -445,34 +445,32 @@ def test_a_guest_name_that_is_a_players_is_offered_not_made() -> None:
     ]
     for name, error, code in cases:
         with pytest.raises(error) as err:
-            services.session_join_guest(session_id=session.pk, by=by, name=name)
+            session_join_guest(session_id=session.pk, by=by, name=name)
         assert err.value.code == code, name
         assert (snapshot(), Player.objects.count()) == before
     with pytest.raises(Conflict) as err:
-        services.session_join_guest(session_id=session.pk, by=by, name="KISS ANNA")
+        session_join_guest(session_id=session.pk, by=by, name="KISS ANNA")
     assert err.value.extra["player_id"] == kiss.pk
     with pytest.raises(Conflict) as err:
-        services.session_join_guest(session_id=session.pk, by=by, name="kovacs anna")
+        session_join_guest(session_id=session.pk, by=by, name="kovacs anna")
     assert err.value.extra["players"] == [
         {"id": kovacs.pk, "name": "Kovács Anna", "has_login": False}
     ]
     # Confirmed someone else: a second player, spelt without accents.
-    other = services.session_join_guest(
+    other = session_join_guest(
         session_id=session.pk, by=by, name="Kovacs Anna", namesake_ok=True
     ).player
     assert other.pk != kovacs.pk and other.name == "Kovacs Anna"
     # Who may: the session's writers; a stale form; an ended session.
     stranger = UserPlayerFactory(name="Idegen").user
     with pytest.raises(PermissionDenied):
-        services.session_join_guest(session_id=session.pk, by=stranger, name="Új Ember")
+        session_join_guest(session_id=session.pk, by=stranger, name="Új Ember")
     with pytest.raises(Conflict) as err:
-        services.session_join_guest(
-            session_id=session.pk, by=by, name="Új Ember", expected_version=0
-        )
+        session_join_guest(session_id=session.pk, by=by, name="Új Ember", expected_version=0)
     assert err.value.code == "stale_version"
-    services.session_end(session_id=session.pk, by=by)
+    session_end(session_id=session.pk, by=by)
     with pytest.raises(Conflict) as err:
-        services.session_join_guest(session_id=session.pk, by=by, name="Új Ember")
+        session_join_guest(session_id=session.pk, by=by, name="Új Ember")
     assert err.value.code == "session_ended"
     assert not Player.objects.filter(name="Új Ember").exists()
 

@@ -58,7 +58,7 @@ def test_the_registered_task_names_are_the_stable_interface():
     # not rename one (issue 14), and every name they use must be registered.
     from django.conf import settings
 
-    from chouette.online.services import ONLINE_ALARM
+    from chouette.online.steps import ONLINE_ALARM
     from games import background
     from games.clocks.services import TABLE_CLOCK_ALARM
     from games.notifications.services import DELIVER, DELIVER_EACH

@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
-from chouette import services as chouette_services
+from chouette.services.games import game_record
 from games.clocks import services as tableclocks
 from games.errors import PermissionDenied
 from games.notifications.services import notification_mark_all_read, notify
@@ -198,9 +198,7 @@ def test_a_chouette_game_reaches_the_scoreboards(socket) -> None:
     session = session_with(chouette_players())
 
     def record():
-        chouette_services.game_record(
-            session_id=session.pk, by=session.created_by, entry=simple_entry(session)
-        )
+        game_record(session_id=session.pk, by=session.created_by, entry=simple_entry(session))
 
     async def scenario():
         ws = await socket(AnonymousUser()).open()

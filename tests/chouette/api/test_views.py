@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from chouette import services
+from chouette.services.games import game_record
+from chouette.services.seating import session_sit_out
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry, snapshot
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory, api_client
 
@@ -25,8 +26,8 @@ def club():
     cast = players()
     creator = scorekeeper()
     session = session_with(cast, by=creator)
-    services.game_record(session_id=session.pk, by=creator, entry=simple_entry(session))
-    services.session_sit_out(session_id=session.pk, by=creator, player_id=cast["Eve"].pk)
+    game_record(session_id=session.pk, by=creator, entry=simple_entry(session))
+    session_sit_out(session_id=session.pk, by=creator, player_id=cast["Eve"].pk)
     session.refresh_from_db()
     return {
         "session": session,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from chouette import services
 from chouette.models import ChouetteSession
+from chouette.services.games import game_record, game_undo_last
 from tests.chouette.factories import players, scorekeeper, session_with, simple_entry, snapshot
 from tests.factories import api_client
 
@@ -144,13 +144,13 @@ def _played(cast, keeper, games: int):
     session = session_with(cast, by=keeper)
     for _ in range(games):
         session.refresh_from_db()
-        services.game_record(session_id=session.pk, by=keeper, entry=simple_entry(session))
+        game_record(session_id=session.pk, by=keeper, entry=simple_entry(session))
     return session
 
 
 def test_the_detail_lists_the_newest_games_and_the_games_are_paged(cast, keeper) -> None:
     session = _played(cast, keeper, 13)
-    services.game_undo_last(session_id=session.pk, by=keeper)  # 12 count
+    game_undo_last(session_id=session.pk, by=keeper)  # 12 count
     anonymous = api_client()
     base = f"{SESSIONS}{session.pk}"
     detail = anonymous.get(f"{base}/").json()

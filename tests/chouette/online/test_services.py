@@ -11,15 +11,19 @@ from decimal import Decimal
 import pytest
 
 from chouette import rules
-from chouette import services as chouette_services
 from chouette.models import (
     AWAY_WINDOW_SECONDS,
     ChouetteLine,
     ChouetteOnlineAction,
     ChouetteOnlineGame,
 )
-from chouette.online import selectors, services
+from chouette.online import alarms, selectors, services
 from chouette.online.table import Table
+from chouette.services.games import game_record, game_undo_last
+from chouette.services.proxies import participant_proxy_set
+from chouette.services.seating import session_sit_out
+from chouette.services.sessions import session_end
+from chouette.services.summary import session_totals
 from chouette.stored import profile_of
 from games import wallclock
 from games.engine.position import position_id
@@ -136,7 +140,7 @@ def test_box_double_one_drops_the_others_take_and_the_ledger_is_the_settlement()
     assert session.seating["box"] == cast["Bob"].pk
     assert session.seating["line"][0] == cast["Cy"].pk
     # Undo works on it as on a game typed in.
-    chouette_services.game_undo_last(session_id=session.pk, by=cast["Ann"].user)
+    game_undo_last(session_id=session.pk, by=cast["Ann"].user)
     session.refresh_from_db()
     assert session.seating["line"][0] == cast["Ann"].pk
 
@@ -195,13 +199,13 @@ def test_refusals_change_nothing():
     assert (snapshot(), list(ChouetteOnlineAction.objects.values()), _table(game)) == before
     # While it plays, nothing is typed in, nobody changes seats, the session doesn't end.
     for call in (
-        lambda: chouette_services.game_record(
+        lambda: game_record(
             session_id=session.pk, by=cast["Ann"].user, entry=simple_entry(session)
         ),
-        lambda: chouette_services.session_sit_out(
+        lambda: session_sit_out(
             session_id=session.pk, by=cast["Ann"].user, player_id=cast["Dee"].pk
         ),
-        lambda: chouette_services.session_end(session_id=session.pk, by=cast["Ann"].user),
+        lambda: session_end(session_id=session.pk, by=cast["Ann"].user),
         lambda: services.online_game_start(session_id=session.pk, by=cast["Ann"].user),
     ):
         with pytest.raises(ApplicationError) as exc:
@@ -309,10 +313,10 @@ def test_a_decision_not_answered_in_time_takes_the_default_and_the_alarm_runs_on
     game.refresh_from_db()
     assert game.alarm_at == now + timedelta(seconds=30)
     version = game.version
-    assert services.online_game_alarm(game_id=game.pk, version=version, at=now) == "not_due"
+    assert alarms.online_game_alarm(game_id=game.pk, version=version, at=now) == "not_due"
     later = now + timedelta(seconds=31)
-    assert services.online_game_alarm(game_id=game.pk, version=version, at=later) == "defaults"
-    assert services.online_game_alarm(game_id=game.pk, version=version, at=later) in (
+    assert alarms.online_game_alarm(game_id=game.pk, version=version, at=later) == "defaults"
+    assert alarms.online_game_alarm(game_id=game.pk, version=version, at=later) in (
         "stale",
         "not_due",
     )
@@ -448,7 +452,7 @@ def test_a_settlement_and_an_extra_online_go_to_the_ledger(settings):
     assert len(_table(game).extras) == 1
     # Nobody moves: the box's clock runs out (R12), a gammon for the team.
     later = wallclock.now() + timedelta(hours=1)
-    assert services.online_game_alarm(game_id=game.pk, at=later) == "flagged"
+    assert alarms.online_game_alarm(game_id=game.pk, at=later) == "flagged"
     game.refresh_from_db()
     lines = dict(ChouetteLine.objects.filter(event=game.event).values_list("player_id", "points"))
     # the team wins a gammon: Ann and Cy +2 each; Dee settled for -1; Cy's extra: +1 price
@@ -468,7 +472,7 @@ def test_online_and_typed_games_mix_in_one_ledger(settings):
     cast = players(FOUR)
     session = session_with(cast, rolls=FOUR_ROLLS)
     ann = cast["Ann"].user
-    chouette_services.game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
+    game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
     session.refresh_from_db()
     seating = rules.Seating.from_dict(session.seating)
     game = services.online_game_start(session_id=session.pk, by=ann, dice=ScriptedDice([6, 2]))
@@ -483,10 +487,10 @@ def test_online_and_typed_games_mix_in_one_ledger(settings):
     session.save()
     game = services.online_game_start(session_id=session.pk, by=ann, dice=ScriptedDice([6, 2]))
     later = wallclock.now() + timedelta(hours=1)
-    assert services.online_game_alarm(game_id=game.pk, at=later) == "flagged"
+    assert alarms.online_game_alarm(game_id=game.pk, at=later) == "flagged"
     session.refresh_from_db()
-    chouette_services.game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
-    totals = chouette_services.session_totals(session)
+    game_record(session_id=session.pk, by=ann, entry=simple_entry(session))
+    totals = session_totals(session)
     assert sum(totals.values()) == 0
     games = session.events.filter(kind="game", undone=False).order_by("seq")
     assert games.count() == 3
@@ -498,8 +502,8 @@ def test_online_and_typed_games_mix_in_one_ledger(settings):
     assert Client().get(f"/chouette/{session.pk}/play/?game=99").status_code == 404
     assert Client().get(f"/chouette/{session.pk}/play/?game=x").status_code == 404
     # Undo the typed game, then the online one: the ledger is back to the first game.
-    chouette_services.game_undo_last(session_id=session.pk, by=ann)
-    chouette_services.game_undo_last(session_id=session.pk, by=ann)
+    game_undo_last(session_id=session.pk, by=ann)
+    game_undo_last(session_id=session.pk, by=ann)
     session.refresh_from_db()
     assert session.events.filter(kind="game", undone=False).count() == 1
 
@@ -532,7 +536,7 @@ def test_the_captain_drops_the_next_is_away_the_next_present_moves_and_a_timeout
     _to_box_roll(game, cast, rnd)
     # Cy leaves the table: Dee answers his cube decisions. Only Cy (or the scorekeeper,
     # staff) may name his proxy; the game logs it.
-    chouette_services.participant_proxy_set(
+    participant_proxy_set(
         session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=cast["Dee"].pk
     )
     row = ChouetteOnlineAction.objects.filter(game=game).order_by("-seq").first()
@@ -552,7 +556,7 @@ def test_the_captain_drops_the_next_is_away_the_next_present_moves_and_a_timeout
     )
     # Eve does not answer: the window runs out, her default (take) is applied and named.
     due = now + timedelta(seconds=21)
-    assert services.online_game_alarm(game_id=game.pk, at=due) == "defaults"
+    assert alarms.online_game_alarm(game_id=game.pk, at=due) == "defaults"
     row = ChouetteOnlineAction.objects.filter(game=game).order_by("-seq").first()
     assert row.data["answers"] == [[cast["Eve"].pk, cast["Eve"].pk, "box_doubled", "take"]]
     texts = [r["text"] for r in _api_log(game, cast["Ann"].user)]
@@ -574,7 +578,7 @@ def test_the_captain_drops_the_next_is_away_the_next_present_moves_and_a_timeout
         online_act(game, cast["Cy"].user, "roll")
     assert exc.value.code == "not_your_turn"
     # Cy comes back: he is first in the line again and moves.
-    chouette_services.participant_proxy_set(
+    participant_proxy_set(
         session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=None
     )
     assert _table(game).mover == cast["Cy"].pk
@@ -591,7 +595,7 @@ def test_with_nobody_at_the_table_for_the_team_and_no_clock_the_game_still_ends(
     # Both members leave (the scorekeeper names their proxy: Bob, the box, answers for
     # nobody on the team, so nobody at the table acts for the team at all).
     for name in ("Ann", "Cy"):
-        chouette_services.participant_proxy_set(
+        participant_proxy_set(
             session_id=session.pk, by=keeper, player_id=cast[name].pk, proxy_id=cast["Bob"].pk
         )
     start = wallclock.now()
@@ -605,9 +609,9 @@ def test_with_nobody_at_the_table_for_the_team_and_no_clock_the_game_still_ends(
     view = selectors.online_game_view(game, viewer=cast["Bob"].pk, at=start)
     assert view["window"] == {"kind": "away", "seconds": AWAY_WINDOW_SECONDS, "side": "team"}
     early = start + timedelta(seconds=AWAY_WINDOW_SECONDS - 1)
-    assert services.online_game_alarm(game_id=game.pk, at=early) == "not_due"
+    assert alarms.online_game_alarm(game_id=game.pk, at=early) == "not_due"
     late = start + timedelta(seconds=AWAY_WINDOW_SECONDS + 1)
-    assert services.online_game_alarm(game_id=game.pk, at=late) == "forfeit"
+    assert alarms.online_game_alarm(game_id=game.pk, at=late) == "forfeit"
     game.refresh_from_db()
     assert game.status == "finished"
     entry = rules.GameEntry.from_dict(game.event.data)
@@ -628,7 +632,7 @@ def test_a_decision_nobody_at_the_table_answers_gets_the_away_window():
     game = services.online_game_start(session_id=session.pk, by=cast["Ann"].user, dice=rnd)
     _to_box_roll(game, cast, rnd)
     # Cy named the box as proxy: nobody answers for him in this game.
-    chouette_services.participant_proxy_set(
+    participant_proxy_set(
         session_id=session.pk, by=cast["Cy"].user, player_id=cast["Cy"].pk, proxy_id=cast["Bob"].pk
     )
     now = wallclock.now()
@@ -637,7 +641,7 @@ def test_a_decision_nobody_at_the_table_answers_gets_the_away_window():
     game = online_act(game, cast["Ann"].user, "answer", answer="take", at=now)
     assert game.alarm_at == now + timedelta(seconds=AWAY_WINDOW_SECONDS)
     later = now + timedelta(seconds=AWAY_WINDOW_SECONDS + 1)
-    assert services.online_game_alarm(game_id=game.pk, at=later) == "defaults"
+    assert alarms.online_game_alarm(game_id=game.pk, at=later) == "defaults"
     assert not _table(game).waiting
 
 
@@ -651,9 +655,7 @@ def test_a_flag_is_named_in_the_log(settings):
     game = services.online_game_start(
         session_id=session.pk, by=cast["Ann"].user, dice=ScriptedDice([2, 6]), at=start
     )
-    assert services.online_game_alarm(game_id=game.pk, at=start + timedelta(seconds=5)) == (
-        "flagged"
-    )
+    assert alarms.online_game_alarm(game_id=game.pk, at=start + timedelta(seconds=5)) == "flagged"
     log = _api_log(game, cast["Bob"].user)
     assert log[-1]["kind"] == "flag"
     assert log[-1]["text"] == "ran out of time on the move clock (R12): the team loses a gammon."
@@ -704,9 +706,7 @@ def test_the_countdown_states_the_default_the_window_applies(kind, settings):
     page.force_login(cast["Ann"].user)
     html = page.get(f"/chouette/{session.pk}/play/").content.decode()
     stated = re.search(r"s to answer; then by default (.*?)\.</p>", html, re.S).group(1)
-    assert services.online_game_alarm(game_id=game.pk, at=now + timedelta(seconds=31)) == (
-        "defaults"
-    )
+    assert alarms.online_game_alarm(game_id=game.pk, at=now + timedelta(seconds=31)) == "defaults"
     log = page.get(f"/chouette/{session.pk}/play/").content.decode()
     assert f"The time to answer ran out (30 s); by default: {stated}." in log
     expected = {

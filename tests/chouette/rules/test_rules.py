@@ -1,6 +1,6 @@
 """Pure chouette rules (docs/rules.md R13): profiles, seating and rotation, settlement.
 No database. The property tests, fewest transfers and scripted sessions are in
-``test_rules_sessions.py``."""
+``test_sessions.py``."""
 
 from __future__ import annotations
 

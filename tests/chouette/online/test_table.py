@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chouette import rules
-from chouette.online.table import BOX, PENDING_KINDS, TEAM, Table, default_answer, table_new
+from chouette.online.cubes import PENDING_KINDS, default_answer
+from chouette.online.table import BOX, TEAM, Table, table_new
 from chouette.rules import ChouetteError, Profile, settle
 from chouette.rules.seating import seating_from_order
 from chouette.rules.settlement import next_seating

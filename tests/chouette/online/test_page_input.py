@@ -10,8 +10,8 @@ from django.urls import reverse
 from chouette.models import ChouetteOnlineGame
 from chouette.online import services
 from games.play.dice import ScriptedDice
+from tests.chouette.api.test_online import FOUR, FOUR_ROLLS, everything
 from tests.chouette.factories import players, session_with
-from tests.chouette.test_online_api import FOUR, FOUR_ROLLS, everything
 
 pytestmark = pytest.mark.django_db
 

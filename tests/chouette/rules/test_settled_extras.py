@@ -33,8 +33,8 @@ from chouette.rules import (
     settle,
     settlement_bounds,
 )
+from tests.chouette.rules.test_sessions import games
 from tests.chouette.rulesdata import INDIVIDUAL, entry
-from tests.chouette.test_rules_sessions import games
 
 OLD_ENTRY_KEYS = {
     "box",
@@ -313,8 +313,9 @@ def test_new_keys_only_when_used() -> None:
 # ============================================================================ properties
 @st.composite
 def games_with_settlements_and_extras(draw: st.DrawFn, kind: str) -> Any:
-    """A random valid game (``test_rules_sessions.games``) where some members settled
-    instead (at their cube of then) and a few extras ride on the board."""
+    """A random valid game (``games`` of ``tests/chouette/rules/test_sessions.py``) where
+    some members settled instead (at their cube of then) and a few extras ride on the
+    board."""
     profile, seating, game = draw(games(kind))
     members = []
     grouped = {p for g in game.initial_double_groups for p in g}
