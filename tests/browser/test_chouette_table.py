@@ -19,7 +19,7 @@ from tests.chouette.factories import players, scorekeeper, session_with, simple_
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LIVE_SECONDS = 2.5
+LIVE_SECONDS = 8.0
 
 
 def _live(driver) -> None:

@@ -14,7 +14,7 @@ from tests.factories import PlayerFactory, UserPlayerFactory
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: How long a live change may take to show on the other page.
-LIVE_SECONDS = 5
+LIVE_SECONDS = 10
 
 
 def _text(driver, css: str) -> str:

@@ -32,7 +32,7 @@ from tests.factories import UserPlayerFactory
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: How long a live update may take to show on the other phone.
-LIVE = 5
+LIVE = 15
 
 
 def _tap(driver, css: str) -> None:
