@@ -23,7 +23,7 @@ from tests.games.test_interchange import _play_match
 
 pytestmark = pytest.mark.django_db
 
-DATA = Path(__file__).resolve().parents[1] / "engine" / "data"
+DATA = Path(__file__).resolve().parent / "engine" / "data"
 NAMES = ("Anna", "Bence")
 
 

@@ -23,7 +23,7 @@ from tests.games.test_services import _perform
 
 pytestmark = pytest.mark.django_db
 
-DATA = Path(__file__).resolve().parent.parent / "engine" / "data"
+DATA = Path(__file__).resolve().parent / "engine" / "data"
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 
 
