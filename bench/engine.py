@@ -1,7 +1,7 @@
 """Benchmark: legal-play generation, ours (pure Python) against GNU Backgammon's C code.
 
 Run from the repository root: ``python bench/engine.py`` (not a test). The corpus is fixed:
-1,000 positions from seeded self-play (``tests/engine/selfplay.py``) x all 21 rolls =
+1,000 positions from seeded self-play (``tests/games/engine/selfplay.py``) x all 21 rolls =
 21,000 items. For each item we time
 
 * ours: :func:`games.engine.movegen.legal_results` (packed result keys, the fast path),
@@ -37,7 +37,7 @@ import gnubg_nn
 from games.engine import movegen
 from games.engine.movegen import legal_results
 from games.engine.position import Position
-from tests.engine.selfplay import ALL_ROLLS, positions
+from tests.games.engine.selfplay import ALL_ROLLS, positions
 
 
 def _reset(corpus: list[Position]) -> None:

@@ -64,7 +64,7 @@ def _fresh_throttles(request):
     """The API's throttles count in the real Redis cache (settings: CACHES), which
     outlives a test: after each test that could have made a request, the throttles'
     keys go (not the Celery broker's or the channel layer's in the same database).
-    Pure tests (tests/engine, no database) leave Redis alone."""
+    Pure tests (tests/games/engine, no database) leave Redis alone."""
     yield
     uses_server = request.node.get_closest_marker("django_db") is not None or bool(
         {"db", "transactional_db", "client", "live_server"} & set(request.fixturenames)

@@ -21,7 +21,7 @@ The layout, as gnubg 1.07 writes and reads it (checked by running Debian's gnubg
       4) 64: 24/18 18/14             ...
           Wins 1 point                          in the winner's column
 
-Decisions (each checked against gnubg, see ``tests/engine/test_matfile_gnubg.py``):
+Decisions (each checked against gnubg, see ``tests/games/engine/test_matfile_gnubg.py``):
 
 * **Columns are players**: player 0 is the left column and the first name, player 1 the
   right column. A line holds one action of each; the actions of a game alternate between

@@ -32,7 +32,7 @@ Two generators share these rules:
   moves of each die) are kept for the position asked about last, so asking for all 21
   rolls of a position pays for them once. The options and Acey-Deucey use the full walk.
 
-Both are checked against GNU Backgammon (``tests/engine/test_movegen_gnubg.py``).
+Both are checked against GNU Backgammon (``tests/games/engine/test_movegen_gnubg.py``).
 """
 
 from __future__ import annotations

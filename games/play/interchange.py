@@ -85,7 +85,7 @@ def match_export_mat(*, match: Match, forfeit_unfinished: bool = False) -> str:
 #:
 #: * a game as played is 50-70 entries (rolls with their plays, cube actions), 100-150
 #:   checker moves (a roll is two, a double four) and 1.5-2 KB (GNU Backgammon's own
-#:   matches in tests/engine/data: 72-149 moves a game);
+#:   matches in tests/games/engine/data: 72-149 moves a game);
 #: * so a match to 25 points (20-30 games) is about 2,500-3,500 moves and 50 KB, a money
 #:   night of 30-40 games 3,600-4,800 moves;
 #: * the largest file of long random legal self-play games these admit imports in about

@@ -265,4 +265,4 @@ def game_replayed_state(*, game: Game) -> GameState:
 # ====================================================================== ratings (issue 8)
 # A player's side of the ledger: every read below is one query (or a paginator's two),
 # whatever the length of the player's history, so the player page's query count does not
-# grow with it (tests/games/test_player_pages.py asserts it for 2,000 matches).
+# grow with it (tests/games/players/test_player_pages.py asserts it for 2,000 matches).

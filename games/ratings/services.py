@@ -17,7 +17,7 @@ Terms (see :class:`~games.models.RatedResult` and :mod:`games.engine.rating`, th
   one of its players, a correction (:func:`rating_correct`) and a void
   (:func:`rating_void`) replay from their key. Both paths run the same pure step of the
   formula on the same stored two-decimal ratings, so they give identical numbers
-  (``tests/games/test_ratings.py`` and ``tests/engine/test_rating.py`` check it).
+  (``tests/games/ratings/test_ratings.py`` and ``tests/games/engine/test_rating.py`` check it).
 
 Speed of a replay (issue 8: 100,000 results in at most 5 s; ``bench/ratings.py``): one
 read of the ledger that PostgreSQL shapes for Python (ratings as cents, no datetimes),

@@ -23,7 +23,7 @@ from tournaments.services.results import result_enter
 
 pytestmark = pytest.mark.django_db
 
-DATA = Path(__file__).resolve().parent.parent / "engine" / "data"
+DATA = Path(__file__).resolve().parent.parent / "games" / "engine" / "data"
 #: GNU Backgammon's own 3-point match: "gnubg" (player 1) against "root" (player 2).
 MAT3 = (DATA / "gnubg_3pt.mat").read_text(encoding="utf-8")
 

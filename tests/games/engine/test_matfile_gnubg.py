@@ -26,7 +26,7 @@ from games.engine.game import apply_result, new_game
 from games.engine.match import MatchState
 from games.engine.matfile import MatchRecord, build_record, export_mat, import_mat
 from games.engine.rules import RuleOptions
-from tests.engine.test_matfile import Log, golden_record, random_match
+from tests.games.engine.test_matfile import Log, golden_record, random_match
 
 SCORE = re.compile(r"The score \(after (\d+) games?\) is: (\S+) (\d+), (\S+) (\d+) \(")
 TIMEOUT = 120  # seconds for one gnubg run; a 0-ply self-played 5-point match takes ~3

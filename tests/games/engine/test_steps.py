@@ -24,8 +24,8 @@ from games.engine.position import Position, position_key, start_position
 from games.engine.rules import RuleOptions
 from games.engine.selfplay import random_action
 from games.engine.steps import PlaySteps, play_steps, state_play_steps
-from tests.engine.selfplay import ALL_ROLLS, play_game, positions
-from tests.engine.selfplay import make_position as mk
+from tests.games.engine.selfplay import ALL_ROLLS, play_game, positions
+from tests.games.engine.selfplay import make_position as mk
 
 # ------------------------------------------------------------------ the test's own rules
 

@@ -19,7 +19,7 @@ from games.models import Game, GameAction, Match, Player
 from games.play import services
 from games.play.dice import ScriptedDice
 from tests.factories import PlayerFactory
-from tests.games.test_services import _perform
+from tests.games.play.test_services import _perform
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """The .mat match file (R1 interchange): export, validated import, round trips.
 
-No gnubg binary is needed here: the fixtures in ``tests/engine/data/`` were written by
+No gnubg binary is needed here: the fixtures in ``tests/games/engine/data/`` were written by
 Debian's gnubg 1.07 self-playing (0-ply) and the final scores below are what gnubg's
 ``show score`` printed after importing them (the oracle's output, recorded).
 ``test_matfile_gnubg.py`` runs gnubg itself.

@@ -1,7 +1,7 @@
 """The schema says what the server does (issue 16, "Keep the probe"): the refusals each
 operation can give are declared, and a query value out of its declared choices is
 refused with 400 ``invalid_<name>`` instead of being ignored. The schemathesis run
-(tests/api/test_schemathesis.py) checks the same over every operation; these name the
+(tests/games/api/test_schemathesis.py) checks the same over every operation; these name the
 cases it found."""
 
 from __future__ import annotations

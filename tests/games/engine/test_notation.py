@@ -8,8 +8,8 @@ from games.engine.errors import EngineError
 from games.engine.movegen import Play, legal_plays
 from games.engine.notation import format_play, parse_play
 from games.engine.position import Position, start_position
-from tests.engine.selfplay import ALL_ROLLS, positions
-from tests.engine.selfplay import make_position as mk
+from tests.games.engine.selfplay import ALL_ROLLS, positions
+from tests.games.engine.selfplay import make_position as mk
 
 
 def _by_notation(pos: Position, d1: int, d2: int) -> dict[str, Play]:

@@ -19,7 +19,7 @@ from games.play import replay, services
 from games.play.dice import ScriptedDice
 from games.play.selectors import game_log_states, game_replayed_state
 from tests.factories import PlayerFactory, UserFactory
-from tests.games.test_interchange import _play_match
+from tests.games.play.test_interchange import _play_match
 
 pytestmark = pytest.mark.django_db
 

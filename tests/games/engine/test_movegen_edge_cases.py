@@ -15,7 +15,7 @@ from games.engine.errors import EngineError
 from games.engine.movegen import Play, legal_plays, legal_results
 from games.engine.notation import format_play
 from games.engine.position import Position, position_key, start_position
-from tests.engine.selfplay import make_position as mk
+from tests.games.engine.selfplay import make_position as mk
 
 CASES = [
     pytest.param(

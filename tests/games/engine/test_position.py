@@ -15,8 +15,8 @@ from games.engine.position import (
     position_key,
     start_position,
 )
-from tests.engine.selfplay import make_position as mk
-from tests.engine.selfplay import positions
+from tests.games.engine.selfplay import make_position as mk
+from tests.games.engine.selfplay import positions
 
 STANDARD = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 

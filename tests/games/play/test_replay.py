@@ -17,7 +17,7 @@ from games.play import services
 from games.play.dice import ScriptedDice
 from games.play.selectors import game_replayed_state
 from tests.factories import PlayerFactory
-from tests.games.test_services import _perform
+from tests.games.play.test_services import _perform
 
 GAMES = int(os.environ.get("REPLAY_GAMES", "500"))
 GAMES_PER_SESSION = 10

@@ -21,7 +21,7 @@ from games.engine.position import (
     position_id,
     position_key,
 )
-from tests.engine.selfplay import play_game, positions
+from tests.games.engine.selfplay import play_game, positions
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -15,9 +15,9 @@ import pytest
 from games.engine.movegen import legal_plays
 from games.engine.notation import format_play
 from games.engine.position import position_from_id, position_id, start_position
-from tests.engine.selfplay import make_position as mk
+from tests.games.engine.selfplay import make_position as mk
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 START = "4HPwATDgc/ABMA"
 
 

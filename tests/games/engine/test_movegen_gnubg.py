@@ -1,6 +1,6 @@
 """Differential test against GNU Backgammon's move generator (R4-R7).
 
-Positions come from seeded self-play (``tests/engine/selfplay.py``: random legal plays
+Positions come from seeded self-play (``tests/games/engine/selfplay.py``: random legal plays
 from the ``standard`` and ``nackgammon`` starts until the game ends), so they include
 contact, hits, checkers on the bar, primes, races and bear-offs, hits during bear-off and
 re-entry. For every position we ask for all 21 rolls and compare the *set of resulting
@@ -13,10 +13,10 @@ positions* (never notation: many orders give one position, gnubg prints one of t
 The default run checks ``DEFAULT_ITEMS`` (position, roll) items (at least 20,000) with 0
 mismatches allowed. A larger run is one command away::
 
-    ENGINE_DIFF_ITEMS=500000 python -m pytest tests/engine/test_movegen_gnubg.py -p no:django -q
+    ENGINE_DIFF_ITEMS=500000 pytest tests/games/engine/test_movegen_gnubg.py -p no:django -q
 
 (``ENGINE_DIFF_SEED`` picks another corpus). The ``slow`` test runs 210,000 more items
-from another seed: ``python -m pytest tests/engine -p no:django -m slow``.
+from another seed: ``python -m pytest tests/games/engine -p no:django -m slow``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from games.engine.position import (
     position_key,
     position_key_bytes,
 )
-from tests.engine.selfplay import ALL_ROLLS, positions
+from tests.games.engine.selfplay import ALL_ROLLS, positions
 
 DEFAULT_ITEMS = 21_000
 DEFAULT_SEED = 3

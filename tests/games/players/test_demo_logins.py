@@ -26,7 +26,7 @@ from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 #: A printed login: two spaces, the username, the password, who it is.
 LINE = re.compile(r"^  ([a-z]+)\s+([a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4})  (.+)$")
 
