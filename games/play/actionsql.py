@@ -3,14 +3,14 @@ process: the read of the game with what the action needs of its match and player
 (:func:`game_for_action`) and the compare-and-set write of the row with its log rows
 (:func:`store_statement`). :mod:`games.play.services` decides the action between them.
 
-Why not the ORM: a move is two round trips, and building them was most of a move's own
-server time. Profiled on ``bench/moves.py``'s moves (CPU per move, Django's WSGI
-handler called in one process, 2026-12-03): a ``RawQuerySet`` maps its columns to
-fields and looks up their converters again on every query (0.97 ms per read against
-0.25 ms for the same SELECT through a cursor, decoded by the same field converters
-looked up once), and the write looked up each column's field and assembled its SQL text
-on every action. The statements and their results are the same as before; only the
-work around them is done once.
+Why not the ORM: a move is two round trips, and the work around them was a large part of
+a move's own server time. Profiled on ``bench/moves.py``'s moves (CPU per move, Django's
+WSGI handler called in one process, bench/README.md): a ``RawQuerySet`` maps its columns to
+fields and looks up their converters again on every query (1.05 ms per read, against 0.54
+to 0.62 ms for the same SELECT through a cursor, decoded by the same field converters looked
+up once), and the write looked up each column's field and assembled its SQL text on every
+action. The statements and their results are the same as before; only the work around
+them is done once.
 """
 
 from __future__ import annotations
