@@ -88,38 +88,37 @@ twice; the summary says whether this run met it.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import base64
 import contextlib
 import json
-import multiprocessing
 import os
-import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import _host  # bench/_host.py: this folder is on sys.path when run as a script
+import _host  # bench/_host.py and the rest: this folder is on sys.path when run as a script
+from _clockprocs import (
+    DB_NAME,
+    HOST,
+    NOTIFY_CHANNEL,
+    PG_BENCH_DSN,
+    CeleryProcess,
+    FlagListener,
+    SmtpSink,
+)
+from _clockreport import SizeResult, ms_text, percentile, report
+from _clockseed import child_arm, child_seed
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The one address this benchmark sends anything to.
-HOST = "127.0.0.1"
-DB_NAME = "bench_clocks"
 PG_ADMIN_DSN = f"postgresql://postgres@{HOST}:5432/postgres"
-PG_BENCH_DSN = f"postgresql://postgres@{HOST}:5432/{DB_NAME}"
 DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
 #: Not 15 (the test suite's) nor 14 (bench/moves.py's).
 REDIS_URL = f"redis://{HOST}:6379/12"
-NOTIFY_CHANNEL = "bench_flag"
 #: The whole run is stopped (cleanly) after this many seconds.
 RUN_LIMIT = 360
 #: The worker's, beat's and the children's settings (``--settings`` changes it).
@@ -189,375 +188,6 @@ def install_flag_trigger() -> None:
         )
 
 
-# ====================================================================== children
-def _django() -> None:
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-
-
-def child_seed(n_games: int, tag: str, email: bool, out: Path) -> None:
-    """(Child process, production settings.) ``n_games`` started seed-002 matches, each
-    between two fresh players with users; writes ``[[game id, version], ...]``."""
-    began = time.monotonic()
-    _django()
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.hashers import make_password
-
-    from games.models import Game, GameAction, Match, Player
-    from games.play import services
-
-    # The template's own ETA timer stays unsent: its alarm is set when all are armed.
-    settings.GAMES_CLOCK_TIMERS = False
-    user_model = get_user_model()
-    unusable = make_password(None)  # no hashing per user: seeding stays fast
-    users = user_model.objects.bulk_create(
-        (
-            user_model(
-                username=f"clock{tag}-{i:05d}",
-                email=f"clock{tag}-{i:05d}@bench.invalid" if email else "",
-                password=unusable,
-            )
-            for i in range(2 * n_games)
-        ),
-        batch_size=2000,
-    )
-    players = Player.objects.bulk_create(
-        (Player(name=f"Clock {tag}-{i:05d}", user=user) for i, user in enumerate(users)),
-        batch_size=2000,
-    )
-    template_match = services.match_create(
-        player1=players[0], player2=players[1], length=7, clock="seed002", timeout_claim=True
-    )
-    template = services.match_start(match_id=template_match.pk)
-    Game.objects.filter(pk=template.pk).update(deadline_at=None, alarm_at=None, armed_version=None)
-    template_match.refresh_from_db()
-    matches = Match.objects.bulk_create(
-        (
-            Match(
-                player1=players[2 * i],
-                player2=players[2 * i + 1],
-                length=template_match.length,
-                rules=template_match.rules,
-                state=template_match.state,
-                status=template_match.status,
-                clock=template_match.clock,
-                timeout_claim=template_match.timeout_claim,
-                started_at=template_match.started_at,
-            )
-            for i in range(1, n_games)
-        ),
-        batch_size=2000,
-    )
-    games = Game.objects.bulk_create(
-        (
-            Game(
-                match=match,
-                number=1,
-                state=template.state,
-                version=template.version,
-                position_id=template.position_id,
-                gnubg_match_id=template.gnubg_match_id,
-                crawford=template.crawford,
-                clock=template.clock,
-            )
-            for match in matches
-        ),
-        batch_size=2000,
-    )
-    log = list(template.actions.order_by("seq").values("seq", "kind", "player_index", "data"))
-    GameAction.objects.bulk_create(
-        (GameAction(game=game, **row) for game in games for row in log), batch_size=5000
-    )
-    ids = [[template.pk, template.version]] + [[g.pk, g.version] for g in games]
-    out.write_text(json.dumps({"games": ids, "seconds": time.monotonic() - began}))
-
-
-def child_arm(
-    games_file: Path, spread_ms: int, lead_ms: int, n_empty: int, seed: int, out: Path
-) -> None:
-    """(Child process.) Give every seeded game its deadline, store the clock columns,
-    then send the timer tasks and the empty tasks in ETA order; writes the plan."""
-    _django()
-    from django.db import connection
-
-    from config.celery import app
-    from games import wallclock
-    from games.engine.clock import ClockState
-    from games.models import Game
-    from games.play import clock as game_clock
-    from games.play.tasks import game_clock_alarm
-
-    rng = random.Random(seed)
-    games = json.loads(games_file.read_text())["games"]
-    stored = ClockState.from_dict(Game.objects.get(pk=games[0][0]).clock)
-    running = stored.running
-    assert running is not None, "the template's clock runs for the opening roll's winner"
-    reserve = max(1, game_clock.low_time_ms() // 2)  # under the low-time threshold
-    settings_ = stored.settings
-    at = wallclock.now()
-    t0 = wallclock.to_ms(at) + lead_ms
-    ids, clock_json, deadlines, plan = [], [], [], []
-    for game_id, version in games:
-        deadline = t0 + rng.randrange(spread_ms)
-        reserves = (reserve, 60_000) if running == 0 else (60_000, reserve)
-        clock = ClockState(
-            settings_, reserves, running, deadline - settings_.delay_ms - reserve, None
-        )
-        columns = game_clock.clock_columns(clock, version=version, at=at)
-        assert columns["alarm_at"] == columns["deadline_at"] == wallclock.from_ms(deadline)
-        assert columns["armed_version"] == version
-        ids.append(game_id)
-        clock_json.append(json.dumps(columns["clock"]))
-        deadlines.append(columns["deadline_at"])
-        plan.append((deadline, game_id, version))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE games_game g SET clock = v.clock::jsonb, deadline_at = v.deadline,"
-            " alarm_at = v.deadline, armed_version = g.version"
-            " FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[]) AS v(id, clock, deadline)"
-            " WHERE g.id = v.id",
-            [ids, clock_json, deadlines],
-        )
-        assert cursor.rowcount == len(ids)
-    empties = [t0 + rng.random() * spread_ms for _ in range(n_empty)]
-    sends: list[tuple[float, int, int]] = [(float(d), g, v) for d, g, v in plan]
-    sends += [(eta, 0, 0) for eta in empties]
-    sends.sort()
-    began = time.monotonic()
-    for eta_ms, game_id, version in sends:
-        eta = wallclock.from_ms(int(eta_ms)) if game_id else None
-        if game_id:
-            # As clocks.arm_on_commit sends it after an action's commit.
-            game_clock_alarm.apply_async((game_id, version), eta=eta)
-        else:
-            eta_s = eta_ms / 1000.0
-            app.send_task(
-                "clockbench.empty_eta", args=[eta_s], eta=datetime.fromtimestamp(eta_s, tz=UTC)
-            )
-    out.write_text(
-        json.dumps(
-            {
-                "t0_ms": t0,
-                "armed_ms": wallclock.to_ms(at),
-                "deadlines": [[g, d] for d, g, _ in plan],
-                "empties": n_empty,
-                "enqueue_s": time.monotonic() - began,
-                "enqueued_ms": wallclock.to_ms(wallclock.now()),
-            }
-        )
-    )
-
-
-# ====================================================================== SMTP sink
-def smtp_sink_main(port: int, conn: Any) -> None:
-    """(Child process.) A minimal SMTP server on 127.0.0.1:``port`` that accepts every
-    mail and counts them per recipient; on any message from ``conn`` it sends the
-    counts back and stops."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    counts: Counter[str] = Counter()
-
-    async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        recipients: list[str] = []
-        writer.write(b"220 bench-sink ESMTP\r\n")
-        try:
-            while line := await reader.readline():
-                verb = line[:4].upper()
-                if verb in (b"EHLO", b"HELO"):
-                    writer.write(b"250-bench-sink\r\n250 8BITMIME\r\n")
-                elif verb == b"MAIL":
-                    recipients = []
-                    writer.write(b"250 OK\r\n")
-                elif verb == b"RCPT":
-                    address = line.split(b":", 1)[1].strip().strip(b"<>").decode(errors="replace")
-                    recipients.append(address.split(">")[0])
-                    writer.write(b"250 OK\r\n")
-                elif verb == b"DATA":
-                    writer.write(b"354 go on\r\n")
-                    await writer.drain()
-                    while (data := await reader.readline()) and data != b".\r\n":
-                        pass
-                    counts.update(recipients)
-                    writer.write(b"250 OK queued\r\n")
-                elif verb == b"QUIT":
-                    writer.write(b"221 bye\r\n")
-                    break
-                else:  # RSET, NOOP, ...
-                    writer.write(b"250 OK\r\n")
-                await writer.drain()
-        except (ConnectionError, IndexError):
-            pass
-        finally:
-            writer.close()
-
-    async def main() -> None:
-        loop = asyncio.get_running_loop()
-        stop = loop.create_future()
-        loop.add_reader(conn.fileno(), lambda: stop.done() or stop.set_result(None))
-        server = await asyncio.start_server(session, HOST, port, backlog=512)
-        async with server:
-            await stop
-        conn.recv()
-        conn.send(dict(counts))
-
-    asyncio.run(main())
-
-
-@dataclass
-class SmtpSink:
-    port: int
-    process: Any = None
-    conn: Any = None
-
-    def start(self) -> None:
-        context = multiprocessing.get_context("fork")
-        self.conn, theirs = context.Pipe()
-        self.process = context.Process(target=smtp_sink_main, args=(self.port, theirs))
-        self.process.start()
-        theirs.close()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection((HOST, self.port), 1):
-                return
-            time.sleep(0.05)
-        raise SystemExit("the SMTP sink did not start")
-
-    def stop(self) -> Counter[str]:
-        """Stop the sink; the mails it received per recipient."""
-        counts: Counter[str] = Counter()
-        if self.process is None:
-            return counts
-        with contextlib.suppress(OSError, EOFError):
-            self.conn.send("stop")
-            if self.conn.poll(10):
-                counts.update(self.conn.recv())
-        self.process.join(5)
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(5)
-        self.process = None
-        return counts
-
-
-# ====================================================================== flag listener
-class FlagListener:
-    """LISTENs for the trigger's NOTIFYs in a thread: when each game's flag committed."""
-
-    def __init__(self) -> None:
-        self.first: dict[int, float] = {}
-        self.repeats: Counter[int] = Counter()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._conn: Any = None
-
-    def start(self) -> None:
-        import psycopg
-
-        self._conn = psycopg.connect(PG_BENCH_DSN, autocommit=True)
-        self._conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-        self._thread = threading.Thread(target=self._run, name="flag-listener", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            for note in self._conn.notifies(timeout=0.25):
-                arrived = time.time()
-                game_id = int(note.payload)
-                if game_id in self.first:
-                    self.repeats[game_id] += 1
-                else:
-                    self.first[game_id] = arrived
-
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(5)
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                self._conn.close()
-
-
-# ====================================================================== Celery processes
-@dataclass
-class CeleryProcess:
-    """``celery -A config <args>`` in its own process group, its output in ``log``."""
-
-    args: list[str]
-    log: Path
-    env: dict[str, str]
-    process: subprocess.Popen[bytes] | None = None
-    nice: int = 0  # a niceness above 0 runs it through nice(1), which execs: same pid
-
-    def start(self) -> None:
-        celery = Path(sys.executable).parent / "celery"
-        command = [str(celery)] if celery.exists() else [sys.executable, "-m", "celery"]
-        if self.nice:
-            command = ["nice", "-n", str(self.nice), *command]
-        with self.log.open("wb") as log:
-            self.process = subprocess.Popen(  # noqa: S603 (the venv's celery)
-                [*command, "-A", "config", *self.args],
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group: stopped as a whole
-            )
-        if self.nice:
-            # A new session is a new scheduler autogroup (kernel.sched_autogroup_enabled),
-            # and CPU is shared between autogroups by their own niceness, not their
-            # processes': without this, nice(1) would change nothing against the clock
-            # worker. (A systemd unit gets the same with its own cgroup and CPUWeight.)
-            with contextlib.suppress(OSError):
-                Path(f"/proc/{self.process.pid}/autogroup").write_text(str(self.nice))
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    def wait_for(self, text: str, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise SystemExit(f"celery {self.args[0]} exited:\n{self.log_tail()}")
-            with contextlib.suppress(OSError):
-                if text in self.log.read_text(errors="replace"):
-                    return
-            time.sleep(0.1)
-        raise SystemExit(f"celery {self.args[0]} did not say {text!r} in {timeout:.0f} s")
-
-    def stop(self) -> None:
-        """Warm shutdown (SIGTERM), then SIGKILL to whatever is left of the group."""
-        process = self.process
-        if process is None:
-            return
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=5)
-        # Pool children outlive a killed main process: end what is left of the group.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-
-    def log_lines(self) -> list[str]:
-        try:
-            return self.log.read_text(errors="replace").splitlines()
-        except OSError:
-            return []
-
-    def log_tail(self, lines: int = 20) -> str:
-        return "\n".join(self.log_lines()[-lines:])
-
-
 # ====================================================================== CPU accounting
 def cpu_groups(
     roots: dict[str, int | None],
@@ -614,65 +244,6 @@ def pending_timers(broker: Any) -> set[int]:
                 body = base64.b64decode(body)
             found.add(int(json.loads(body)[0][0]))
     return found
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def _ms(value: float) -> str:
-    """``12.3ms``; ``inf`` for a flag that never came."""
-    if value != value or value in (float("inf"), float("-inf")):  # nan, inf
-        return str(value)
-    return f"{value:.1f}ms" if value < 10_000 else f"{value / 1000:.1f}s"
-
-
-def spread_text(values: list[float]) -> str:
-    return (
-        f"p50 {percentile(values, 0.5):6.1f}  p99 {percentile(values, 0.99):6.1f}"
-        f"  max {max(values, default=float('nan')):7.1f} ms"
-    )
-
-
-@dataclass
-class SizeResult:
-    size: int
-    committed: list[float]  # ms after the deadline, per flagged game
-    recorded: list[float]
-    task_start: list[float]  # ETA tasks that flagged: start - deadline
-    task_run: list[float]  # ... and how long they ran
-    empty: list[float]  # empty ETA tasks: start - ETA
-    empty_sent: int
-    lost: int
-    late: int  # not flagged by the end, the timer still in the broker
-    waited: float  # seconds after the last deadline the run ended
-    unseen: int  # flags whose NOTIFY did not arrive (their row's time stands in)
-    double: int
-    early: int
-    by_sweeper: int
-    outcomes: Counter[str]
-    sweeps: list[dict[str, Any]]
-    notifications: Counter[str]
-    deliveries: Counter[str]
-    mails: Counter[str]
-    deliver_run: list[float]
-    cores: dict[str, float]
-    window: float
-    seed_s: float
-    enqueue_s: float
-    lead_s: float
-    taken_before_s: float | None
-    worker_rss_mb: float
-    gc_main: list[tuple[float, float]] = field(default_factory=list)  # (s after t0, ms)
-    gc_pool: list[tuple[float, float]] = field(default_factory=list)
-    worker_errors: list[str] = field(default_factory=list)
-
-    @property
-    def p99(self) -> float:
-        return percentile(self.committed, 0.99)
 
 
 def run_size(
@@ -973,93 +544,6 @@ def run_size(
     )
 
 
-# ====================================================================== reporting
-def report(r: SizeResult, args: argparse.Namespace) -> None:
-    n = r.size
-    pad = " " * 15
-    print(
-        f"[{n:>5} clocks] flag latency, deadline -> committed: {spread_text(r.committed)}"
-        f"  (n={len(r.committed)}; unflagged = inf)"
-    )
-    print(f"{pad}deadline -> log row's created_at: {spread_text(r.recorded)}")
-    flagged = n - r.late - r.lost
-    print(
-        f"{pad}not flagged {r.waited:.0f} s after the last deadline: {r.late + r.lost}"
-        f" (timer still queued {r.late}, lost {r.lost}); double {r.double}; before the"
-        f" deadline {r.early}; flagged by the ETA task {flagged - r.by_sweeper}, by the"
-        f" sweeper {r.by_sweeper}" + (f"; no NOTIFY seen for {r.unseen}" if r.unseen else "")
-    )
-    print(f"{pad}ETA flag task started after the deadline: {spread_text(r.task_start)}")
-    print(f"{pad}ETA flag task ran (lock, flag, log, notify, commit): {spread_text(r.task_run)}")
-    outcomes = ", ".join(f"{k} {v}" for k, v in sorted(r.outcomes.items()))
-    sweep_runs = [s["run_ms"] for s in r.sweeps]
-    sweep_counts: Counter[str] = Counter()
-    for s in r.sweeps:
-        if isinstance(s["result"], dict):
-            sweep_counts.update(s["result"])
-    print(
-        f"{pad}timer task outcomes: {outcomes or 'none'}; sweeps {len(r.sweeps)}"
-        f" (max {max(sweep_runs, default=0):.0f} ms, flagged {sweep_counts['flagged']},"
-        f" armed {sweep_counts['armed']})"
-    )
-    print(
-        f"{pad}empty ETA task lateness: {spread_text(r.empty)}"
-        f"  (n={len(r.empty)} of {r.empty_sent})"
-    )
-    kinds = ", ".join(f"{k} {v}" for k, v in sorted(r.notifications.items())) or "none"
-    mails = sum(r.mails.values())
-    repeated = sum(c - 1 for c in r.mails.values() if c > 1)
-    deliveries = ", ".join(f"{k} {v}" for k, v in sorted(r.deliveries.items())) or "none"
-    mail_text = (
-        f"; mails received {mails} (repeated {repeated}), sends ran {spread_text(r.deliver_run)}"
-        if args.email
-        else " (players without email: --no-email)"
-    )
-    print(f"{pad}notifications: {kinds}; deliveries: {deliveries}{mail_text}")
-    c = r.cores
-    ours = sum(c[k] for k in ("worker", "mailer", "beat", "postgres", "redis", "sink", "bench"))
-    rest = max(0.0, c["machine"] - c["steal"] - ours)
-    print(
-        f"{pad}CPU cores over {r.window:.0f} s: worker {c['worker']:.2f}"
-        f" (main process {c['worker main']:.2f}, {args.concurrency} pool processes"
-        f" {c['worker'] - c['worker main']:.2f}), notifications worker {c['mailer']:.2f},"
-        f" beat {c['beat']:.2f},"
-        f" postgres {c['postgres']:.2f}, redis {c['redis']:.2f}, smtp sink {c['sink']:.2f},"
-        f" bench {c['bench']:.2f},"
-        f" rest {rest:.2f} (kernel, other processes); machine {c['machine']:.2f}"
-        f" of {os.cpu_count()} busy (steal {c['steal']:.2f})"
-    )
-    if flagged:
-        per_flag = {k: c[k] * r.window * 1000 / flagged for k in ("worker", "mailer", "postgres")}
-        print(
-            f"{pad}CPU per flag (all their work over the window / flags): worker"
-            f" {per_flag['worker']:.1f} ms + notifications worker {per_flag['mailer']:.1f} ms"
-            f" + postgres {per_flag['postgres']:.1f} ms;"
-            f" {flagged / r.window:.0f} flags/s over the window"
-        )
-    taken = (
-        f"{r.taken_before_s:.1f} s before the first deadline"
-        if r.taken_before_s is not None
-        else "NOT before the first deadline"
-    )
-    print(
-        f"{pad}the worker held every ETA task {taken} (lead {r.lead_s:.0f} s);"
-        f" its main process then used {r.worker_rss_mb:.0f} MB"
-    )
-    for name, pauses in (("main process", r.gc_main), ("pool processes", r.gc_pool)):
-        if pauses:
-            at, longest = max(pauses, key=lambda p: p[1])
-            print(
-                f"{pad}worker {name}: {len(pauses)} garbage collections of 20 ms or more,"
-                f" the longest {longest:.0f} ms ({at:.0f} s after the first deadline)"
-            )
-    if r.worker_errors:
-        print(f"{pad}worker/beat log errors: {len(r.worker_errors)}, e.g.:")
-        for line in r.worker_errors[:5]:
-            print(f"{pad}  {line[:200]}")
-    sys.stdout.flush()
-
-
 # ====================================================================== main
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -1191,11 +675,11 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         top = max(r.committed, default=float("nan"))
         print(
-            f"{r.size:>6}  {_ms(percentile(r.committed, 0.5)):>7}  {_ms(r.p99):>7}"
-            f"  {_ms(top):>7}  {r.lost:>4}  {r.late:>5}"
+            f"{r.size:>6}  {ms_text(percentile(r.committed, 0.5)):>7}  {ms_text(r.p99):>7}"
+            f"  {ms_text(top):>7}  {r.lost:>4}  {r.late:>5}"
             f"  {r.double:>6}"
-            f"  {r.by_sweeper:>7}  {_ms(percentile(r.empty, 0.5)):>9}"
-            f"  {_ms(percentile(r.empty, 0.99)):>9}  {r.cores['worker']:6.2f}"
+            f"  {r.by_sweeper:>7}  {ms_text(percentile(r.empty, 0.5)):>9}"
+            f"  {ms_text(percentile(r.empty, 0.99)):>9}  {r.cores['worker']:6.2f}"
             f"  {r.cores['postgres']:8.2f}  {r.cores['machine']:7.2f}"
         )
     largest = results[-1]

@@ -87,46 +87,66 @@ class _PubSubDirect:
     """channels_redis's pub/sub layer, published to without an event loop.
 
     Its ``group_send`` is one ``PUBLISH`` of the serialized message on the group's
-    channel; a synchronous Redis client does the same from the request's thread for
+    channel; a synchronous Redis connection does the same from the request's thread for
     about a tenth of a millisecond, where handing the message to an event loop in
     another thread cost the web worker 1.5 ms of CPU per move, the two threads taking
     turns at the GIL (bench/live.py: push on 0.72 to 0.86 of the move rate with the push
-    off). The channel's name follows the layer's own ``_get_group_channel_name``
+    off). The command goes straight down a redis-py ``Connection`` of this thread (made
+    by the URL's connection pool: its address, password, database and TLS): the client
+    object's pool, retries and instrumentation around one command were two thirds of its
+    CPU (0.29 ms of a move's 5.5 ms in-process profile, bench/README.md). The channel's
+    name follows the layer's own ``_get_group_channel_name``
     (``<prefix>__group__<group>``); the tests in tests/live receive through the real layer,
     so a release that renames it fails them. A Redis that does not answer loses the
-    message, never the request: the followers' replay finds the event in the log."""
+    message, never the request: the followers' replay finds the event in the log, and the
+    next message connects again."""
 
     BACKEND = "channels_redis.pubsub.RedisPubSubChannelLayer"
 
     def __init__(self) -> None:
-        self._client: Any = None
+        self._pool: Any = None
         self._pid = 0
         self._layer: Any = None
         self._prefix = ""
+        self._local = threading.local()  # a Connection is one thread's at a time
 
     def usable(self) -> bool:
         config = (getattr(settings, "CHANNEL_LAYERS", {}) or {}).get("default", {})
         return config.get("BACKEND") == self.BACKEND
 
-    def _connect(self) -> Any:
-        if self._client is None or self._pid != os.getpid():
+    def _connection(self) -> Any:
+        if self._pool is None or self._pid != os.getpid():
             import redis
             from channels.layers import get_channel_layer
 
             config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
             (host,) = config["hosts"]
             url = host if isinstance(host, str) else host["address"]
-            self._client = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0)
+            self._pool = redis.ConnectionPool.from_url(
+                url, socket_timeout=1.0, socket_connect_timeout=1.0
+            )
             self._prefix = config.get("prefix", "asgi")
             self._layer = get_channel_layer()
+            self._local = threading.local()  # a forked child connects anew
             self._pid = os.getpid()
-        return self._client
+        conn = getattr(self._local, "connection", None)
+        if conn is None:
+            conn = self._local.connection = self._pool.make_connection()
+        return conn
 
     def publish(self, group: str, message: dict[str, Any]) -> None:
+        conn = None
         try:
-            client = self._connect()
-            client.publish(f"{self._prefix}__group__{group}", self._layer.serialize(message))
+            conn = self._connection()
+            # Connects when not connected; the answer (how many received it) is read so
+            # that the next command's answer is its own.
+            conn.send_command(
+                "PUBLISH", f"{self._prefix}__group__{group}", self._layer.serialize(message)
+            )
+            conn.read_response()
         except Exception:
+            if conn is not None:
+                conn.disconnect()  # whatever state it was left in: the next connects anew
             log.exception("live: could not publish to %s", group)
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, models, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -45,8 +45,8 @@ from games.engine.position import position_id
 from games.engine.rules import RuleOptions
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Game, GameAction, Match, MatchInvitation, Player
+from games.play import actionsql, live, notices
 from games.play import clock as game_clock
-from games.play import live, notices
 from games.play.dice import SYSTEM_DICE, DiceSource, roll_die
 from games.play.messages import engine_message
 from games.players import services as players
@@ -441,33 +441,11 @@ def _game_act(
 
 
 def _game_for_action(game_id: int) -> Game:
-    """The game row with its match's player ids, in one plain query: the ORM's
-    ``select_related("match").get()`` took 1.85 ms here against 0.7 ms for this, a sixth
-    of a move's server time (bench/moves.py). The match comes back with its other fields
-    deferred (loaded on access); an action needs only who plays."""
-    sql = (
-        "SELECT g.*, m.player1_id AS match_player1_id, m.player2_id AS match_player2_id,"  # noqa: S608 -- table names from the models, the id is a parameter
-        " m.bot_level AS match_bot_level,"
-        " p1.notification_channels AS channels1, p2.notification_channels AS channels2"
-        f" FROM {Game._meta.db_table} g JOIN {Match._meta.db_table} m ON m.id = g.match_id"
-        f" JOIN {Player._meta.db_table} p1 ON p1.id = m.player1_id"
-        f" JOIN {Player._meta.db_table} p2 ON p2.id = m.player2_id"
-        " WHERE g.id = %s"
-    )
-    found = list(Game.objects.raw(sql, [game_id]))
-    if not found:
+    """The game row with its match's player ids and the players' notification choices,
+    in one plain query (games.play.actionsql says why not the ORM)."""
+    game = actionsql.game_for_action(game_id)
+    if game is None:
         raise NotFound("game_not_found", _("There is no game with this id."))
-    game = found[0]
-    values = [game.match_id, game.match_player1_id, game.match_player2_id, game.match_bot_level]  # type: ignore[attr-defined]
-    game.match = Match.from_db(
-        game._state.db, ["id", "player1_id", "player2_id", "bot_level"], values
-    )
-    # The players' notification choices ride along, so that a move needs no query to
-    # learn whether the next player wants a "your turn" notice.
-    game.match.notification_channels = tuple(  # type: ignore[attr-defined]
-        json.loads(c) if isinstance(c, str) else c
-        for c in (game.channels1, game.channels2)  # type: ignore[attr-defined]
-    )
     return game
 
 
@@ -509,26 +487,8 @@ def _game_store(
         # One statement, so no transaction of our own is needed for it: if the CTE's
         # UPDATE matches no row, the INSERT inserts none. created_at is the service's
         # clock reading (the model's auto_now_add applies only to ORM saves).
-        assignments = []
-        params: list[Any] = []
-        for name, value in values.items():
-            field = Game._meta.get_field(name)
-            if isinstance(field, models.JSONField):
-                assignments.append(f"{field.column} = %s::jsonb")
-                params.append(json.dumps(value))
-            else:
-                assignments.append(f"{field.column} = %s")
-                params.append(value)
-        rows = ", ".join(["(%s::integer, %s::text, %s::smallint, %s::jsonb)"] * len(logged))
-        sql = (
-            f"WITH u AS (UPDATE {Game._meta.db_table} SET {', '.join(assignments)}"  # noqa: S608 -- column names come from the model, values are parameters
-            " WHERE id = %s AND version = %s AND NOT is_over RETURNING id)"
-            f" INSERT INTO {GameAction._meta.db_table}"
-            " (game_id, seq, kind, player_index, actor_id, data, created_at)"
-            " SELECT u.id, a.seq, a.kind, a.player_index, %s::bigint, a.data, %s"
-            f" FROM u CROSS JOIN (VALUES {rows}) AS a (seq, kind, player_index, data)"
-            " ORDER BY a.seq RETURNING id"
-        )
+        sql, is_json = actionsql.store_statement(tuple(values), len(logged))
+        params = actionsql.store_params(values, is_json)
         params += [game.pk, expected_version, None if actor is None else actor.pk, now]
         for row in logged:
             params += [row.seq, row.kind, row.player_index, json.dumps(row.data)]
