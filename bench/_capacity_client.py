@@ -23,7 +23,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
-import moves  # bench/moves.py: raw HTTP requests, a match's state from the API's answers
+import _httpload as httpload  # bench/moves.py's raw HTTP requests, a match's state from the answers
 
 #: WebSocket handshakes (and watches) in flight at once in one process.
 OPEN_CONCURRENCY = 64
@@ -134,12 +134,12 @@ class Watcher:
 
 
 class Driver:
-    """A match's two players acting through the API (bench/moves.py's ``MatchPlay`` keeps
+    """A match's two players acting through the API (bench/_httpload.py's ``MatchPlay`` keeps
     its state from the answers)."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
         self.spec = spec
-        self.play = moves.MatchPlay(spec)
+        self.play = httpload.MatchPlay(spec)
         self.deadline_ms: float | None = None
 
 
@@ -207,7 +207,7 @@ class Client:
     async def do_play(self, arg: dict[str, Any]) -> dict[str, Any]:
         self.reset(arg["t0"])
         cpu0 = time.process_time()
-        stats = moves.Stats(warm=0.0, end=float("inf"))  # its window: monotonic, all of it
+        stats = httpload.Stats(warm=0.0, end=float("inf"))  # its window: monotonic, all of it
         await asyncio.gather(
             *(
                 self.drive(
@@ -230,7 +230,7 @@ class Client:
         end: float,
         seed: int,
         abandon_at: float | None,
-        stats: moves.Stats,
+        stats: httpload.Stats,
     ) -> None:
         play = driver.play
         rng = random.Random(f"{seed}:{play.match}")
@@ -239,7 +239,7 @@ class Client:
         while True:
             if not play.synced:
                 try:
-                    await moves.sync(self.port, play, stats)
+                    await httpload.sync(self.port, play, stats)
                 except (ValueError, KeyError, TypeError):
                     self.errors["sync: unexpected body"] += 1
                 if not play.synced:
@@ -287,22 +287,23 @@ class Client:
             partner_acted = play.synced and play.actor != actor
             next_at = time.time() + think(rng)
 
-    async def act(self, play: moves.MatchPlay, payload: dict[str, Any]) -> dict[str, Any] | None:
+    async def act(self, play: httpload.MatchPlay, payload: dict[str, Any]) -> dict[str, Any] | None:
         """One action, retried with the same version after a failure that may not have
         reached the database; the answer's game view, or None (then the match is synced)."""
         path = f"/api/v1/games/{play.game}/actions/"
-        request = moves.build_request(self.port, "POST", path, play.tokens[play.actor], payload)
+        request = httpload.build_request(self.port, "POST", path, play.tokens[play.actor], payload)
         first = time.monotonic()
         for attempt in range(ATTEMPTS):
             if attempt:
                 self.retried += 1
                 await asyncio.sleep(0.5)
             try:
-                status, body = await moves.exchange(self.port, request)
+                status, body = await httpload.exchange(self.port, request)
             except TimeoutError:
                 # No answer in REQUEST_TIMEOUT: not retried (a browser waits; retrying what a
                 # saturated server is still working on only adds to its queue): synced.
-                self.errors[f"{payload['action']}: no answer in {moves.REQUEST_TIMEOUT:.0f} s"] += 1
+                waited = httpload.REQUEST_TIMEOUT
+                self.errors[f"{payload['action']}: no answer in {waited:.0f} s"] += 1
                 return None
             except (OSError, ValueError, IndexError) as exc:
                 self.errors[f"{payload['action']}: {type(exc).__name__}"] += 1
@@ -389,7 +390,7 @@ async def _close(ws: Any) -> None:
 def _main(conn: Any, port: int, url: str, origin: str) -> None:
     # A request waits as long as nginx does (proxy_read_timeout 60 s, then 504), not
     # bench/moves.py's 10 s.
-    moves.REQUEST_TIMEOUT = REQUEST_TIMEOUT
+    httpload.REQUEST_TIMEOUT = REQUEST_TIMEOUT
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C...
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # ...and ends a late one with SIGTERM
     asyncio.run(Client(conn, port, url, origin).serve())
