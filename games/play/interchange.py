@@ -21,15 +21,9 @@ from psycopg.types.json import Jsonb
 from games.engine import actions as engine_actions
 from games.engine.actions import Action
 from games.engine.game import apply_result
-from games.engine.matfile import (
-    MatchRecord,
-    MatError,
-    MatOutline,
-    build_record,
-    export_mat,
-    first_match_state,
-    import_mat,
-)
+from games.engine.matfile.read import MatOutline, import_mat
+from games.engine.matfile.record import MatchRecord, MatError, build_record, first_match_state
+from games.engine.matfile.write import export_mat
 from games.errors import PermissionDenied, ValidationFailed
 from games.models import Game, GameAction, Match, Player
 from games.play import services

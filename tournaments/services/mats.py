@@ -38,7 +38,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.analysis.services import analysis_request
-from games.engine.matfile import MatOutline
+from games.engine.matfile.read import MatOutline
 from games.errors import Conflict, PermissionDenied, ValidationFailed
 from games.models import Game, Match, Player
 from games.play import interchange
