@@ -26,8 +26,7 @@ from games.engine.matfile.record import MatchRecord, MatError, build_record, fir
 from games.engine.matfile.write import export_mat
 from games.errors import PermissionDenied, ValidationFailed
 from games.models import Game, GameAction, Match, Player
-from games.play import services
-from games.play.services import game_row_values
+from games.play.gamestore import game_begin_next, game_row_values
 from games.players.names import player_name_clean
 from games.signals import match_recorded
 
@@ -344,6 +343,6 @@ def match_import_mat(
         if match.status == Match.Status.PLAYING and last_over:
             # Cut between two games of a match that goes on: begin the next game as live
             # play begins it after a game (its opening roll, R3), so it can be played.
-            services.game_begin_next(match=match, match_state=match_state)
+            game_begin_next(match=match, match_state=match_state)
         match_recorded.send(sender=Match, match=match)
     return match
