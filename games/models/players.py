@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 # Every player starts at the FIBS rating's origin (1500, experience 0).
 from games.engine.rating import INITIAL_RATING
 from games.errors import PermissionDenied
-from games.textfold import fold
+from games.text.fold import fold
 
 
 class BoardOrientation(models.TextChoices):
@@ -97,7 +97,7 @@ class Player(models.Model):
     #: games.practice); empty for a person. A bot plays through the same services.
     bot = models.CharField(_("computer player"), max_length=12, blank=True, default="")
     is_active = models.BooleanField(_("active"), default=True)
-    #: ``name`` folded (:func:`games.textfold.fold`: no case, no accents), what name
+    #: ``name`` folded (:func:`games.text.fold.fold`: no case, no accents), what name
     #: searches compare with; kept in step by :meth:`save`.
     search_name = models.CharField(
         _("name for searching"), max_length=240, blank=True, default="", editable=False

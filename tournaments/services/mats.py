@@ -42,7 +42,7 @@ from games.engine.matfile.read import MatOutline
 from games.errors import Conflict, PermissionDenied, ValidationFailed
 from games.models import Game, Match, Player
 from games.play import interchange
-from games.textfold import fold
+from games.text.fold import fold
 from tournaments.models import TournamentMatch
 from tournaments.services.common import lock_match, side_of_user, touch
 from tournaments.services.results import rating_key, result_enter, result_report
