@@ -52,6 +52,10 @@ _RIGHT_COLUMN: Final = 33  # where gnubg writes the right column
 _LEFT_COLUMN: Final = 6
 
 
+def _dice_text(d1: int, d2: int) -> str:
+    return f"{d1}-{d2}"
+
+
 @dataclass(slots=True)
 class _Item:
     """One entry of a move line: a roll (with its moves), a cube action or a result."""
@@ -571,7 +575,3 @@ def import_mat(
         transcriber=header.get("Transcriber"),
         comment="\n".join(comments) or None,
     )
-
-
-def _dice_text(d1: int, d2: int) -> str:
-    return f"{d1}-{d2}"

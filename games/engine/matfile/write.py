@@ -23,16 +23,15 @@ from games.engine.matfile.record import (
 from games.engine.movegen import Play
 from games.engine.rules import RuleOptions
 
-
-def _points_text(points: int) -> str:
-    return f"Wins {points} point{'' if points == 1 else 's'}"
-
-
 _LEFT_WIDTH: Final = 27  # gnubg: "%3d) %-27s " then the right column (at column 33)
 _RIGHT_WINS: Final = " " * 34  # gnubg puts the right column's "Wins" at column 34
 _LEFT_WINS: Final = " " * 6
 _NAME_WIDTH: Final = 31  # gnubg: " %-31s%s" for "name : score"
 _MAX_NAME: Final = 31  # gnubg keeps MAX_NAME_LEN - 1 characters
+
+
+def _points_text(points: int) -> str:
+    return f"Wins {points} point{'' if points == 1 else 's'}"
 
 
 def _check_exportable(options: RuleOptions) -> None:
