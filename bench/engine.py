@@ -13,7 +13,7 @@ objects. Ours is timed two ways:
 
 * shared ("ours"): the caches are cleared before every run, and the items of one position
   follow each other, so each run pays for a position's packed key and tables once and
-  its 21 rolls share them (``movegen._LAST``, a one-slot cache);
+  its 21 rolls share them (``movefast._LAST``, a one-slot cache);
 * cold ("ours-cold"): the packed key and the tables are cleared before every item, as
   when a server asks for one roll of a position it has not seen: nothing is shared.
 
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import gnubg_nn
 
-from games.engine import movegen
+from games.engine import movefast
 from games.engine.movegen import legal_results
 from games.engine.position import Position
 from tests.games.engine.selfplay import ALL_ROLLS, positions
@@ -44,7 +44,7 @@ def _reset(corpus: list[Position]) -> None:
     """Forget every cache: the packed keys on the positions and the generator's tables."""
     for pos in corpus:
         object.__setattr__(pos, "_key", -1)
-    movegen._LAST = (None, None)
+    movefast._LAST = (None, None)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
         t0 = time.perf_counter()
         for pos, d1, d2 in items:
             object.__setattr__(pos, "_key", -1)
-            movegen._LAST = (None, None)
+            movefast._LAST = (None, None)
             legal_results(pos, d1, d2)
         best_cold = min(best_cold, time.perf_counter() - t0)
         gc.enable()

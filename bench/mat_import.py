@@ -6,7 +6,7 @@ to nothing but PostgreSQL on 127.0.0.1:5432.
 1. Drops and recreates the PostgreSQL database ``bench_mat`` (trust auth, user
    ``postgres``) and migrates it (the test settings, in this process).
 2. Writes, with the engine's own self-play and export (``games.engine.selfplay``,
-   ``games.engine.matfile.export_mat``), the worst files the limits of
+   ``games.engine.matfile.write.export_mat``), the worst files the limits of
    :mod:`games.play.interchange` admit:
 
    * **played**: a money session of random legal games with no resignation and no drop
@@ -39,8 +39,8 @@ DB_NAME = "bench_mat"
 
 
 def outline_of(text: str) -> object:
-    """The file's :class:`~games.engine.matfile.MatOutline` (read, not replayed)."""
-    from games.engine.matfile import import_mat
+    """The file's :class:`~games.engine.matfile.read.MatOutline` (read, not replayed)."""
+    from games.engine.matfile.read import import_mat
 
     found: list[object] = []
 
@@ -59,7 +59,8 @@ def session_text(*, doubles: bool, over: bool = False, seed: int = 1) -> str:
     from games.engine.actions import Action, apply_action
     from games.engine.game import apply_result, new_game
     from games.engine.match import MatchState
-    from games.engine.matfile import build_record, export_mat
+    from games.engine.matfile.record import build_record
+    from games.engine.matfile.write import export_mat
     from games.engine.rules import RuleOptions
     from games.engine.selfplay import random_action
     from games.play import interchange

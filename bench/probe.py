@@ -229,7 +229,8 @@ def probe_import(base: str, users: dict[str, Any]) -> None:
 
     from games.engine.game import apply_result, new_game
     from games.engine.match import MatchState
-    from games.engine.matfile import build_record, export_mat
+    from games.engine.matfile.record import build_record
+    from games.engine.matfile.write import export_mat
     from games.engine.rules import RuleOptions
     from games.engine.selfplay import random_game
 

@@ -36,7 +36,8 @@ def long_game_text(min_steps: int, seed: int = 1) -> tuple[str, int]:
     from games.engine.actions import apply_action
     from games.engine.game import new_game
     from games.engine.match import MatchState
-    from games.engine.matfile import build_record, export_mat
+    from games.engine.matfile.record import build_record
+    from games.engine.matfile.write import export_mat
     from games.engine.rules import RuleOptions
     from games.engine.selfplay import random_action
 

@@ -3,7 +3,7 @@ a name, then the die and any re-rolls after a tie ("Anna 3 5").
 
 Issue 18: the help said "Anna 3 5" but only the whole name "Kovács Anna 6" was
 understood. A line now names a player by **any unambiguous part of the name**, whatever
-the case and the accents (:func:`games.textfold.fold`): "Anna", "kovacs", "Kov A" and
+the case and the accents (:func:`games.text.fold.fold`): "Anna", "kovacs", "Kov A" and
 "Kovács Anna" all name Kovács Anna when no other chosen player fits. Matching goes in
 tiers, the first tier that fits anybody decides:
 
@@ -29,7 +29,7 @@ from django.utils.translation import ngettext
 from chouette import rules
 from games.errors import ValidationFailed
 from games.models import Player
-from games.textfold import fold
+from games.text.fold import fold
 
 #: A name (anything), then dice: single digits separated by spaces, commas or a colon.
 ROLL_LINE = re.compile(r"^\s*(?P<name>.*?)[\s:]+(?P<dice>\d(?:[\s,]+\d)*)\s*$")

@@ -57,9 +57,9 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 from xml.sax.saxutils import escape
 
-from games.svgmarkup import attrs as _attrs
-from games.svgmarkup import number as _n
-from games.svgmarkup import text as _text
+from games.text.svgmarkup import attrs as _attrs
+from games.text.svgmarkup import number as _n
+from games.text.svgmarkup import text as _text
 from tournaments.pairing.brackets import Bracket, Slot, Source
 from tournaments.pairing.common import Bye, EntrantId, Side, SideName
 from tournaments.pairing.resolve import ResolvedSlot, Status

@@ -43,10 +43,10 @@ from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
-from games.currencies import DIGITS
+from games.money.currencies import DIGITS
 
 #: ISO 4217 codes offered, with the digits after the decimal point a prize is paid in
-#: (:data:`games.currencies.DIGITS`: HUF in whole forints, as Hungarian clubs pay).
+#: (:data:`games.money.currencies.DIGITS`: HUF in whole forints, as Hungarian clubs pay).
 CURRENCIES: dict[str, int] = dict(DIGITS)
 #: The currency of a new event.
 DEFAULT_CURRENCY = "HUF"

@@ -33,9 +33,9 @@ from django.db.models import Case, Count, F, Q, QuerySet, When
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.csvfile import Cell, csv_text
 from games.ratings.sources import ResultLink, is_rated
-from games.textfold import fold
+from games.text.csvfile import Cell, csv_text
+from games.text.fold import fold
 from tournaments import bridge, pairing
 from tournaments.models import (
     DEFAULT_SEASON_POINTS,

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.textfold import fold
+from games.text.fold import fold
 from tournaments import bracketview, bridge
 from tournaments.models import DONE, FORMAT_PARTS, OPEN, Flight, FlightRound, TournamentMatch
 
@@ -104,7 +104,7 @@ def _round_name(name: bracketview.RoundName) -> str:
 def matches_query(row: NightRow, query: str) -> bool:
     """Whether ``row`` is found by ``query``: its table is the number typed, or one of
     its players' names contains every word of it (no case, no accents:
-    :func:`games.textfold.fold`, as the page's script folds them)."""
+    :func:`games.text.fold.fold`, as the page's script folds them)."""
     query = query.strip()
     if not query:
         return True

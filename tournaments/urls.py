@@ -11,6 +11,7 @@ from .pages import (
     disputes,
     eventwall,
     lateness,
+    matchmanage,
     mats,
     money,
     night,
@@ -133,7 +134,9 @@ director = [
         director.entry_withdraw,
         name="entry-withdraw",
     ),
-    path("<slug:slug>/manage/matches/<int:match_id>/", director.match_manage, name="match-manage"),
+    path(
+        "<slug:slug>/manage/matches/<int:match_id>/", matchmanage.match_manage, name="match-manage"
+    ),
     # The check-in desk (issue 17: tournaments.pages.desk).
     path("<slug:slug>/manage/desk/", desk.desk_page, name="desk"),
     path("<slug:slug>/manage/desk/code/", desk.desk_new_code, name="desk-new-code"),
@@ -162,17 +165,17 @@ director = [
     ),
     path(
         "<slug:slug>/manage/matches/<int:match_id>/result/",
-        director.match_enter,
+        matchmanage.match_enter,
         name="match-enter",
     ),
     path(
         "<slug:slug>/manage/matches/<int:match_id>/correct/",
-        director.match_correct,
+        matchmanage.match_correct,
         name="match-correct",
     ),
     path(
         "<slug:slug>/manage/matches/<int:match_id>/table/",
-        director.match_set_table,
+        matchmanage.match_set_table,
         name="match-table",
     ),
     path(

@@ -22,7 +22,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import money
+from games.money import format as money
 
 ANSWER_LABELS = {
     "yes": gettext_lazy("Yes, double"),
@@ -40,7 +40,7 @@ SIDE_LABELS = {"box": gettext_lazy("the box"), "team": gettext_lazy("the team")}
 
 def money_text(points: int, stake: Any) -> str:
     """``points`` (>= 0) at the session's stake (``chouette.rules.Stake`` or ``None``):
-    "500 Ft" in the reader's format (games.money), empty without a stake."""
+    "500 Ft" in the reader's format (games.money.format), empty without a stake."""
     if stake is None:
         return ""
     return money.money_text(Decimal(stake.per_point) * points, stake.currency)

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from games.textfold import fold
+from games.text.fold import fold
 
 
 def fill_search_names(apps, schema_editor):

@@ -98,7 +98,7 @@ def game_for_action(game_id: int) -> Game | None:
 @cache
 def store_statement(columns: tuple[str, ...], rows: int) -> tuple[str, tuple[bool, ...]]:
     """PostgreSQL: the compare-and-set of the game row's ``columns`` with the insert of
-    ``rows`` log rows in one statement (``services._game_store`` says why), and for each
+    ``rows`` log rows in one statement (``games.play.gamestore.game_store`` says why), and for each
     column whether its value is sent as JSON text. Its parameters: the columns' values,
     the game's id and expected version, the actor's id, the time, then each row's seq,
     kind, player index and data (JSON text)."""

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Literal
 from xml.sax.saxutils import escape
 
-from games.svgmarkup import attrs as _attrs
+from games.text.svgmarkup import attrs as _attrs
 
 if TYPE_CHECKING:
     from games.engine.position import Position

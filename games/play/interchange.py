@@ -21,19 +21,12 @@ from psycopg.types.json import Jsonb
 from games.engine import actions as engine_actions
 from games.engine.actions import Action
 from games.engine.game import apply_result
-from games.engine.matfile import (
-    MatchRecord,
-    MatError,
-    MatOutline,
-    build_record,
-    export_mat,
-    first_match_state,
-    import_mat,
-)
+from games.engine.matfile.read import MatOutline, import_mat
+from games.engine.matfile.record import MatchRecord, MatError, build_record, first_match_state
+from games.engine.matfile.write import export_mat
 from games.errors import PermissionDenied, ValidationFailed
 from games.models import Game, GameAction, Match, Player
-from games.play import services
-from games.play.services import game_row_values
+from games.play.gamestore import game_begin_next, game_row_values
 from games.players.names import player_name_clean
 from games.signals import match_recorded
 
@@ -350,6 +343,6 @@ def match_import_mat(
         if match.status == Match.Status.PLAYING and last_over:
             # Cut between two games of a match that goes on: begin the next game as live
             # play begins it after a game (its opening roll, R3), so it can be played.
-            services.game_begin_next(match=match, match_state=match_state)
+            game_begin_next(match=match, match_state=match_state)
         match_recorded.send(sender=Match, match=match)
     return match

@@ -3,7 +3,7 @@ call these after their writes; :func:`games.notifications.services.notify` does 
 per recipient, kind and subject, so a repeated call sends nothing twice).
 
 A move costs nothing here unless the next player chose to hear of their turn: their
-choices come with the game row the service read (``services._game_for_action``)."""
+choices come with the game row the service read (``games.play.gamestore.game_for_action``)."""
 
 from __future__ import annotations
 

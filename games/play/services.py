@@ -12,18 +12,18 @@ and changes nothing (409 ``stale_version``). On PostgreSQL the update and the lo
 one statement, so an ordinary action costs two round trips (read, write) instead of five.
 When a game ends, the match score moves on (R10, R11) and the next game starts with its
 opening roll, in the same transaction as the game's last write. A refused action raises an
-:class:`~games.errors.ApplicationError` and so changes nothing.
+:class:`~games.errors.ApplicationError` and so changes nothing. The game row's read, its
+compare-and-set write and a new game's creation are :mod:`games.play.gamestore`.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,16 +38,22 @@ from games.engine.clock import (
     settings_to_dict,
 )
 from games.engine.errors import EngineError
-from games.engine.game import GameState, apply_result, new_game
+from games.engine.game import GameState, apply_result
 from games.engine.match import MatchState
 from games.engine.notation import format_play, parse_play
 from games.engine.position import position_id
-from games.engine.rules import RuleOptions
 from games.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from games.models import Game, GameAction, Match, MatchInvitation, Player
-from games.play import actionsql, live, notices
 from games.play import clock as game_clock
+from games.play import live, notices
 from games.play.dice import SYSTEM_DICE, DiceSource, roll_die
+from games.play.gamestore import (
+    game_begin,
+    game_for_action,
+    game_row_values,
+    game_store,
+    stale_version,
+)
 from games.play.messages import engine_message
 from games.players import services as players
 from games.ratings import services as ratings
@@ -191,7 +197,7 @@ def match_start(*, match_id: int, by: Player | None = None, dice: DiceSource = S
         match.started_at = timezone.now()
         match.save(update_fields=["status", "started_at"])
         options = engine_actions.options_from_dict(match.rules)
-        return _game_begin(
+        return game_begin(
             match=match,
             number=1,
             options=options,
@@ -251,89 +257,6 @@ def _switch_sides(match: Match) -> None:
     players.players_switch_sides(player_ids=[match.player1_id, match.player2_id])
 
 
-def _game_begin(
-    *,
-    match: Match,
-    number: int,
-    options: RuleOptions,
-    match_state: MatchState,
-    dice: DiceSource,
-    previous_clock: ClockState | None,
-    after: list[int] | None = None,
-) -> Game:
-    """Create game ``number`` and make its opening roll (R3): each player rolls one die,
-    a tie rolls again (the engine doubles the cube then when automatic doubles are on).
-    A clocked match's clock then runs for the opening roll's winner, who plays it.
-    ``after``: the live position of the previous game's last action (games.play.live)."""
-    state = new_game(options, match_state)
-    log: list[Action] = []
-    while state.phase == "opening":
-        action = Action("opening_roll", None, {"dice": [roll_die(dice), roll_die(dice)]})
-        state = engine_actions.apply_action(state, action)
-        log.append(action)
-    at = wallclock.now()
-    clock = game_clock.clock_for_new_game(
-        match=match,
-        previous=previous_clock,
-        length=match_state.length,
-        score=match_state.score,
-        player=state.player_to_act,
-        at_ms=wallclock.to_ms(at),
-    )
-    values = game_row_values(state, version=len(log))
-    values.update(game_clock.clock_columns(clock, version=len(log), at=at))
-    game = Game.objects.create(
-        match=match,
-        number=number,
-        crawford=match_state.crawford,
-        **values,
-    )
-    if clock is not None:
-        game_clock.arm_on_commit(
-            game.pk, game.version, game.alarm_at if game.armed_version else None
-        )
-    rows = GameAction.objects.bulk_create(
-        GameAction(game=game, seq=seq, kind=a.kind, player_index=a.player, data=dict(a.data))
-        for seq, a in enumerate(log, start=1)
-    )
-    live.publish_actions(game=game, rows=rows, after=after)
-    if match.bot_level:
-        bot_game_changed.send(sender=Game, game_id=game.pk, version=game.version, match_id=match.pk)
-    return game
-
-
-def game_begin_next(
-    *, match: Match, match_state: MatchState, dice: DiceSource = SYSTEM_DICE
-) -> Game:
-    """Begin the next game of a playing match whose games so far are all over, exactly
-    as live play begins it after a game (:func:`_match_after_game`): its opening roll
-    (R3), no clock carried over. For a match recorded from a file cut between two games
-    (games.play.interchange); called inside the caller's transaction."""
-    return _game_begin(
-        match=match,
-        number=match.games.count() + 1,
-        options=engine_actions.options_from_dict(match.rules),
-        match_state=match_state,
-        dice=dice,
-        previous_clock=None,
-    )
-
-
-def game_row_values(state: GameState, *, version: int) -> dict[str, Any]:
-    """The :class:`~games.models.Game` columns that mirror an engine state."""
-    result = state.result
-    return {
-        "state": engine_actions.state_to_dict(state),
-        "version": version,
-        "position_id": position_id(state.position),
-        "gnubg_match_id": state.match_id(),
-        "is_over": result is not None,
-        "winner_index": None if result is None else result.winner,
-        "points": None if result is None else result.points,
-        "result_kind": "" if result is None else result.kind,
-    }
-
-
 # ====================================================================== game actions
 @dataclass(frozen=True)
 class ActionOutcome:
@@ -355,12 +278,12 @@ def _game_act(
     dice: DiceSource = SYSTEM_DICE,
 ) -> ActionOutcome:
     """The one path of every game action (see the module docstring)."""
-    game = _game_for_action(game_id)
+    game = game_for_action(game_id)
     index = game.match.player_index(player.pk)
     if index is None:
         raise PermissionDenied("not_a_player", _("Only the match's players may do this."))
     if game.version != expected_version:
-        raise _stale(game.version)
+        raise stale_version(game.version)
     if game.result_kind == Game.VOID:
         raise Conflict("session_ended", _("This money session has ended."))
     now = wallclock.now()
@@ -396,7 +319,7 @@ def _game_act(
         values.update(game_clock.clock_columns(clock, version=expected_version + 1, at=now))
     next_game = None
     if after.result is None:
-        (logged,) = _game_store(
+        (logged,) = game_store(
             game=game,
             expected_version=expected_version,
             values=values,
@@ -408,7 +331,7 @@ def _game_act(
     else:
         values["finished_at"] = now
         with transaction.atomic():
-            (logged,) = _game_store(
+            (logged,) = game_store(
                 game=game,
                 expected_version=expected_version,
                 values=values,
@@ -440,81 +363,6 @@ def _game_act(
     return ActionOutcome(game=game, action=logged, next_game=next_game, state=after)
 
 
-def _game_for_action(game_id: int) -> Game:
-    """The game row with its match's player ids and the players' notification choices,
-    in one plain query (games.play.actionsql says why not the ORM)."""
-    game = actionsql.game_for_action(game_id)
-    if game is None:
-        raise NotFound("game_not_found", _("There is no game with this id."))
-    return game
-
-
-def _stale(version: int) -> Conflict:
-    return Conflict(
-        "stale_version",
-        _("The game has moved on since you looked: reload and try again."),
-        extra={"version": version},
-    )
-
-
-def _game_store(
-    *,
-    game: Game,
-    expected_version: int,
-    values: Mapping[str, Any],
-    actions: Sequence[Action],
-    actor: Player | None,
-    now: Any,
-) -> list[GameAction]:
-    """Compare-and-set the game row to ``values`` if it is still at ``expected_version``
-    and append ``actions`` to the log (numbered up to ``values["version"]``); 409
-    ``stale_version`` when another action came first. The ``UPDATE`` takes the row lock,
-    so concurrent writers queue and all but the first find the version moved."""
-    first = values["version"] - len(actions) + 1
-    logged = [
-        GameAction(
-            game=game,
-            seq=first + i,
-            kind=action.kind,
-            player_index=action.player,
-            actor=actor,
-            data=dict(action.data),
-            created_at=now,
-        )
-        for i, action in enumerate(actions)
-    ]
-    if connection.vendor == "postgresql":
-        # One statement, so no transaction of our own is needed for it: if the CTE's
-        # UPDATE matches no row, the INSERT inserts none. created_at is the service's
-        # clock reading (the model's auto_now_add applies only to ORM saves).
-        sql, is_json = actionsql.store_statement(tuple(values), len(logged))
-        params = actionsql.store_params(values, is_json)
-        params += [game.pk, expected_version, None if actor is None else actor.pk, now]
-        for row in logged:
-            params += [row.seq, row.kind, row.player_index, json.dumps(row.data)]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            ids = [found[0] for found in cursor.fetchall()]
-        if not ids:
-            raise _stale(_current_version(game.pk))
-        for row, pk in zip(logged, sorted(ids), strict=True):
-            row.pk = pk
-            row._state.adding = False
-        return logged
-    # Elsewhere (SQLite in the one-command local run) the same in two statements.
-    with transaction.atomic():
-        rows = Game.objects.filter(pk=game.pk, version=expected_version, is_over=False)
-        if not rows.update(**values):
-            raise _stale(_current_version(game.pk))
-        for row in logged:
-            row.save(force_insert=True)
-    return logged
-
-
-def _current_version(game_id: int) -> int | None:
-    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-
-
 def _match_advance(
     *,
     match: Match,
@@ -539,7 +387,7 @@ def _match_advance(
         fields += ["status", "winner", "finished_at"]
     else:
         options = engine_actions.options_from_dict(match.rules)
-        next_game = _game_begin(
+        next_game = game_begin(
             match=match,
             number=match.games.count() + 1,
             options=options,
@@ -750,7 +598,7 @@ def game_flag(
     if after.result is not None:
         values["finished_at"] = at
     # Under our row lock the compare-and-set cannot fail.
-    logged = _game_store(
+    logged = game_store(
         game=game,
         expected_version=game.version,
         values=values,

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from games.errors import Conflict
 from games.models import Player
 from games.players.names import player_name_clean
-from games.textfold import fold
+from games.text.fold import fold
 
 
 def _taken(name: str) -> Conflict | None:

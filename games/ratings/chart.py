@@ -75,9 +75,9 @@ from decimal import Decimal
 from typing import Final
 from xml.sax.saxutils import escape
 
-from games.svgmarkup import attrs as _attrs
-from games.svgmarkup import number as _n
-from games.svgmarkup import text as _text
+from games.text.svgmarkup import attrs as _attrs
+from games.text.svgmarkup import number as _n
+from games.text.svgmarkup import text as _text
 
 __all__ = [
     "ChartLabels",

@@ -37,9 +37,9 @@ from games.ratings.chart import (
     empty_chart,
 )
 from games.ratings.chart import downsample as _downsample
-from games.svgmarkup import attrs as _attrs
-from games.svgmarkup import number as _n
-from games.svgmarkup import text as _text
+from games.text.svgmarkup import attrs as _attrs
+from games.text.svgmarkup import number as _n
+from games.text.svgmarkup import text as _text
 
 __all__ = ["PrChartPoint", "pr_chart_svg"]
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.engine import rating as formula
 from games.models import Match, Player, RatedResult
 from games.ratings.sources import ResultLink, is_rated, result_links, result_will_be_rated
-from games.textfold import fold
+from games.text.fold import fold
 
 
 @dataclass(frozen=True)

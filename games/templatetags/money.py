@@ -1,4 +1,4 @@
-"""Template filters for money in the reader's format (:mod:`games.money`):
+"""Template filters for money in the reader's format (:mod:`games.money.format`):
 ``{{ amount|money:currency }}`` and ``{{ amount|signed_money:currency }}`` (a ``+``
 before a gain). An empty value (``None``) shows nothing."""
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from games.money import money_text
+from games.money.format import money_text
 
 register = template.Library()
 

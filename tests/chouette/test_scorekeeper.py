@@ -493,7 +493,7 @@ def test_the_wall_of_an_ended_session(en) -> None:
 def test_money_in_the_readers_format(language, amount, currency, signed, text) -> None:
     from django.utils import translation
 
-    from games.money import money_text
+    from games.money.format import money_text
 
     with translation.override(language):
         assert money_text(amount, currency, signed=signed) == text

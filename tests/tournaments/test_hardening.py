@@ -11,9 +11,9 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from games.csvfile import csv_cell, csv_text
 from games.errors import ValidationFailed
 from games.models import Notification, Player
+from games.text.csvfile import csv_cell, csv_text
 from tests.factories import PlayerFactory, UserPlayerFactory, api_client
 from tests.tournaments.factories import DirectorFactory, EventFactory, flight_with
 from tournaments.models import Entry, TournamentMatch

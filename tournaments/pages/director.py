@@ -1,8 +1,8 @@
 """The director's pages and posts (only the event's directors, or superusers: anonymous
 users are sent to log in, anyone else gets 403, and the services check again): a new
 event, the event's page (flights, unfinished matches with their clocks, settings,
-directors), a flight's page (round settings, entries, the draw, publishing rounds) and a
-match's page (enter, confirm or correct the result, set the table, start it online).
+directors) and a flight's page (round settings, entries, the draw, publishing rounds);
+a match's page is :mod:`tournaments.pages.matchmanage`, the same rule and topics.
 Each follows the event's ``desk:<id>`` topic live (:mod:`tournaments.live`), and the
 online matches whose clocks or score it shows: what changes is redrawn, the forms are
 left alone."""
@@ -37,31 +37,20 @@ from tournaments import bracketview, bridge, live, overlaps, pairing, selectors
 from tournaments.models import (
     FORMAT_PARTS,
     OPEN,
-    ClockPolicy,
     Entry,
     Event,
     Flight,
     FlightRound,
     Format,
-    ResultCorrection,
     TournamentMatch,
 )
 from tournaments.pages import confirm
 from tournaments.pages.common import (
-    CUBES,
     TIEBREAK_LABELS,
     act,
-    dispute_sentence,
     explain_refusal,
-    game_lines,
-    later_matches,
-    match_of,
     optional_int,
     part_title,
-    posted_version,
-    refused_game,
-    result_input,
-    result_sentence,
     round_title,
     status_text,
 )
@@ -72,7 +61,7 @@ from tournaments.pages.forms import (
     FlightForm,
     RoundForm,
 )
-from tournaments.services import draw, entries, events, flights, results
+from tournaments.services import draw, entries, events, flights
 
 #: Online matches whose moves the event's page follows live, those with a clock first (a
 #: page follows at most 16 topics, games.live.consumer.MAX_TOPICS): the others show
@@ -123,10 +112,6 @@ def _flight_of(event: Event, flight_id: int) -> Flight:
 
 def _flight_manage_url(event: Event, flight_id: int) -> str:
     return reverse("tournaments:flight-manage", kwargs={"slug": event.slug, "flight_id": flight_id})
-
-
-def _match_manage_url(event: Event, match_id: int) -> str:
-    return reverse("tournaments:match-manage", kwargs={"slug": event.slug, "match_id": match_id})
 
 
 def _posted_part(post: QueryDict) -> str:
@@ -591,175 +576,6 @@ def round_publish(request: HttpRequest, event: Event, flight_id: int) -> HttpRes
         ),
         to=_flight_manage_url(event, flight.pk),
         success=lambda row: _("Round %(number)d is published.") % {"number": row.number},
-    )
-
-
-def _correction_lines(row: TournamentMatch) -> list[dict[str, Any]]:
-    """The match's corrections, newest first, each old and new result in words
-    (:func:`result_sentence`, with the players of the result's own entries). Two
-    queries."""
-    corrections = list(row.corrections.select_related("by").order_by("-at", "-id"))
-    ids = {
-        value
-        for c in corrections
-        for result in (c.old, c.new)
-        for value in (result.get("entry_a"), result.get("entry_b"))
-        if isinstance(value, int)
-    }
-    ids |= {pk for pk in (row.entry_a_id, row.entry_b_id) if pk is not None}
-    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
-
-    def sides(result: dict[str, Any]) -> dict[str, str]:
-        # Corrections stored before the entries were kept: the match's sides now.
-        a = result.get("entry_a", row.entry_a_id)
-        b = result.get("entry_b", row.entry_b_id)
-        return {"a": names.get(a, ""), "b": names.get(b, "")}
-
-    return [
-        {
-            "c": c,
-            "old": dispute_sentence(c.old, sides(c.old))
-            if c.kind == ResultCorrection.Kind.DISPUTE
-            else result_sentence(c.old, sides(c.old)),
-            "new": result_sentence(c.new, sides(c.new)),
-        }
-        for c in corrections
-    ]
-
-
-@director_required
-def match_manage(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """One match: enter, confirm or correct its result (with the audit list), set its
-    table, start it online."""
-    return _match_page(request, event, match_id)
-
-
-def _match_page(
-    request: HttpRequest, event: Event, match_id: int, *, refused: ApplicationError | None = None
-) -> HttpResponse:
-    """The match's page; after a ``refused`` post, with what was typed and the refusal
-    next to the result fields (on the wrong game's line when it names one)."""
-    row = get_object_or_404(
-        TournamentMatch.objects.select_related(
-            "flight", "entry_a__player", "entry_b__player", "online_match", "decided_by"
-        ),
-        pk=match_id,
-        flight__event=event,
-    )
-    corrections = _correction_lines(row)
-    settings = row.flight.rounds.filter(part=row.part, number=row.round).first()
-    _mark_waiting([row], {(row.part, row.round): settings} if settings else {})
-    policy = settings.clock_policy if settings else row.flight.clock_policy
-    reports = [
-        (side, entry, report)
-        for side, entry, report in (
-            ("a", row.entry_a, row.report_a),
-            ("b", row.entry_b, row.report_b),
-        )
-        if report
-    ]
-    return render(
-        request,
-        "tournaments/match_manage.html",
-        {
-            "event": event,
-            "flight": row.flight,
-            "m": row,
-            "round_title": next(
-                (
-                    round_title(r)
-                    for r in bridge.round_plan(row.flight, 0).get(row.part, [])
-                    if r.number == row.round and r.code != "round"
-                ),
-                "",
-            ),
-            "reports": reports,
-            "corrections": corrections,
-            "game_rows": game_lines(
-                row.match_length,
-                request.POST if refused else None,
-                error_game=refused_game(refused) if refused else None,
-                error=explain_refusal(refused) if refused else "",
-            ),
-            "typed": request.POST if refused else {},
-            "games_typed": bool(refused)
-            and any(k.endswith("-winner") and v for k, v in request.POST.items()),
-            # Issue 29: the later matches a correction would change, as links.
-            "later_matches": (later := later_matches(row, refused)),
-            "result_error": (str(refused.detail) if later else explain_refusal(refused))
-            if refused and refused_game(refused) is None
-            else "",
-            "cubes": CUBES,
-            "is_open": row.status in OPEN and row.entry_a_id and row.entry_b_id,
-            "can_correct": row.decided_at is not None
-            and row.status in (TournamentMatch.Status.CONFIRMED, TournamentMatch.Status.WALKOVER),
-            "can_confirm": row.status == TournamentMatch.Status.REPORTED and len(reports) == 1,
-            "can_start_online": row.status == TournamentMatch.Status.READY
-            and row.online_match_id is None,
-            "clock_allowed": policy == ClockPolicy.ALLOWED,
-            "live_topics": _live_topics(event, [row.online_match_id] if row.status in OPEN else []),
-        },
-        status=refused.status if refused else 200,
-    )
-
-
-@director_required
-@require_POST
-def match_enter(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """A director enters a result: final score, game by game, or a walkover. Refused:
-    the page it came from again (the match's, or the flight's quick scores, ``quick``),
-    with what was typed and the refusal next to the match or the wrong game."""
-    row = match_of(event, match_id)
-    try:
-        results.result_enter(
-            match_id=row.pk,
-            by=request.user,
-            expected_version=posted_version(request),
-            **result_input(request, walkover=True),
-        )
-    except ApplicationError as exc:
-        if request.POST.get("quick") == "1":
-            return _flight_page(request, event, row.flight_id, quick=(row.pk, exc))
-        return _match_page(request, event, row.pk, refused=exc)
-    messages.success(request, _("The result was entered."))
-    return redirect(next_or(request, _match_manage_url(event, row.pk)))
-
-
-@director_required
-@require_POST
-def match_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """A director corrects a result that stands (audited, with the reason). Refused: the
-    page again with what was typed, the refusal next to the fields."""
-    row = match_of(event, match_id)
-    try:
-        results.result_correct(
-            match_id=row.pk,
-            by=request.user,
-            reason=request.POST.get("reason", ""),
-            reset_later=request.POST.get("reset_later") == "on",
-            expected_version=posted_version(request),
-            **result_input(request, walkover=True),
-        )
-    except ApplicationError as exc:
-        return _match_page(request, event, row.pk, refused=exc)
-    messages.success(request, _("The result was corrected."))
-    return redirect(_match_manage_url(event, row.pk))
-
-
-@director_required
-@require_POST
-def match_set_table(request: HttpRequest, event: Event, match_id: int) -> HttpResponseRedirect:
-    row = match_of(event, match_id)
-    try:
-        table = optional_int(request.POST.get("table", ""))
-    except ValueError:
-        messages.error(request, _("Tables are numbered 1 to 999."))
-        return redirect(_match_manage_url(event, row.pk))
-    return act(
-        request,
-        lambda: results.match_set_table(match_id=row.pk, by=request.user, table=table),
-        to=next_or(request, _match_manage_url(event, row.pk)),
-        success=_("The table was saved."),
     )
 
 

@@ -16,7 +16,8 @@ from django.views.decorators.http import require_POST
 from games.errors import ApplicationError
 from tournaments.models import Event
 from tournaments.pages.common import match_of, posted_version, result_input
-from tournaments.pages.director import _match_manage_url, _match_page, director_required
+from tournaments.pages.director import director_required
+from tournaments.pages.matchmanage import _match_manage_url, _match_page
 from tournaments.services.disputes import match_dispute_resolve
 
 

@@ -2,7 +2,7 @@
 (entry fee, house cut, split, the event's currency) with its side pools, and the payout
 page: the event's directors always (a preview "if it ended as it stands" while the flight
 runs), anyone once the flight is finished. Amounts are shown in the event's currency,
-formatted for the page's language (:func:`games.money.money_text`). Writes go through
+formatted for the page's language (:func:`games.money.format.money_text`). Writes go through
 :mod:`tournaments.services.money`; a refused settings form renders again with what was
 typed and the refusal on its field."""
 
@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.errors import ApplicationError
-from games.money import money_text
+from games.money.format import money_text
 from tournaments import live, payouts, prizes
 from tournaments.models import Event, Flight, SidePool
 from tournaments.pages.common import act, optional_int, part_title

@@ -38,11 +38,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.analysis.services import analysis_request
-from games.engine.matfile import MatOutline
+from games.engine.matfile.read import MatOutline
 from games.errors import Conflict, PermissionDenied, ValidationFailed
 from games.models import Game, Match, Player
 from games.play import interchange
-from games.textfold import fold
+from games.text.fold import fold
 from tournaments.models import TournamentMatch
 from tournaments.services.common import lock_match, side_of_user, touch
 from tournaments.services.results import rating_key, result_enter, result_report

@@ -5,7 +5,7 @@
   answers as for a new address and mails the address's owner their username and the
   password-reset page instead, so the form tells nobody which addresses have logins.
 * **A claim of an existing player** (a player without a login whose name folds to the
-  same as the one typed: no case, no accents, :func:`games.textfold.fold`, as
+  same as the one typed: no case, no accents, :func:`games.text.fold.fold`, as
   ``Player.search_name``) is never granted without staff, whatever the setting. A refused
   claim refuses the whole sign-up, in both modes: the account's name is that player's,
   which the club already uses, so it could not get a player of its own under it; the
@@ -39,7 +39,7 @@ from games.notifications.services import notify
 from games.players.logins import player_login_check
 from games.players.names import player_name_clean
 from games.players.signup import mails
-from games.textfold import fold
+from games.text.fold import fold
 
 log = logging.getLogger(__name__)
 

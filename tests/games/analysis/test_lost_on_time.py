@@ -1,6 +1,6 @@
 """A match lost on time (R12, ``timeout_result="match"``) is analysed like any other: the
 .mat format cannot say how it ended, so the analysis writes its last game unfinished
-(games.engine.matfile ``forfeit_unfinished``) and gnubg judges every move played."""
+(games.engine.matfile.write ``forfeit_unfinished``) and gnubg judges every move played."""
 
 from __future__ import annotations
 

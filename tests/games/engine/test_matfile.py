@@ -22,14 +22,9 @@ from games.engine.actions import Action, apply_action
 from games.engine.errors import EngineError
 from games.engine.game import apply_result, new_game
 from games.engine.match import MatchState
-from games.engine.matfile import (
-    MatchRecord,
-    MatError,
-    MatGame,
-    build_record,
-    export_mat,
-    import_mat,
-)
+from games.engine.matfile.read import import_mat
+from games.engine.matfile.record import MatchRecord, MatError, MatGame, build_record
+from games.engine.matfile.write import export_mat
 from games.engine.notation import parse_play
 from games.engine.position import position_id
 from games.engine.rules import RuleOptions

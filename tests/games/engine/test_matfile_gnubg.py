@@ -24,7 +24,9 @@ import pytest
 from games.engine.actions import apply_action
 from games.engine.game import apply_result, new_game
 from games.engine.match import MatchState
-from games.engine.matfile import MatchRecord, build_record, export_mat, import_mat
+from games.engine.matfile.read import import_mat
+from games.engine.matfile.record import MatchRecord, build_record
+from games.engine.matfile.write import export_mat
 from games.engine.rules import RuleOptions
 from tests.games.engine.test_matfile import Log, golden_record, random_match
 

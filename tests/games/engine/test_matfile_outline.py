@@ -9,7 +9,8 @@ import pytest
 
 from games.engine.actions import apply_action
 from games.engine.game import new_game
-from games.engine.matfile import MatError, MatOutline, import_mat
+from games.engine.matfile.read import MatOutline, import_mat
+from games.engine.matfile.record import MatError
 
 DATA = Path(__file__).resolve().parent / "data"
 

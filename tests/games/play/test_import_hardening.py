@@ -16,7 +16,8 @@ from django.utils import translation
 from games.engine.actions import Action, apply_action, state_from_dict
 from games.engine.game import GameState, apply_result, new_game
 from games.engine.match import MatchState
-from games.engine.matfile import build_record, export_mat
+from games.engine.matfile.record import build_record
+from games.engine.matfile.write import export_mat
 from games.engine.notation import parse_play
 from games.engine.position import position_id
 from games.engine.rules import RuleOptions

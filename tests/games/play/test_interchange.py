@@ -160,7 +160,8 @@ def test_a_file_resuming_at_the_crawford_score_is_stored_as_the_crawford_game():
     """R11: a record whose first game starts with exactly one player 1-away begins with
     the Crawford game (gnubg reads it so); the stored game carries the mark."""
     from games.engine.game import new_game
-    from games.engine.matfile import build_record, export_mat, first_match_state
+    from games.engine.matfile.record import build_record, first_match_state
+    from games.engine.matfile.write import export_mat
     from games.engine.rules import RuleOptions
     from games.engine.selfplay import random_game
     from games.play.interchange import match_import_mat

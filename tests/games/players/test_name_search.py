@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games.models import Player
 from games.ratings import selectors as ratings_selectors
-from games.textfold import fold
+from games.text.fold import fold
 from tests.factories import PlayerFactory
 from tests.tournaments.factories import DirectorFactory, EventFactory, flight_with
 

@@ -18,6 +18,7 @@ from games.errors import ApplicationError
 from games.models import Game, GameAction, Match, RatedResult
 from games.play import invitations, services
 from games.play.dice import ScriptedDice
+from games.play.gamestore import game_row_values
 from games.practice import services as practice
 from tests.factories import UserPlayerFactory
 
@@ -49,7 +50,7 @@ def _state(game: Game) -> GameState:
 
 def _set_state(game: Game, state: GameState) -> None:
     """Put the game in ``state`` (a test set-up: the position the bot is asked about)."""
-    values = services.game_row_values(state, version=game.version + 1)
+    values = game_row_values(state, version=game.version + 1)
     Game.objects.filter(pk=game.pk).update(**values)
     game.refresh_from_db()
 

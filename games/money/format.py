@@ -7,9 +7,9 @@ the site writes, the template filters :func:`games.templatetags.money.money` and
 * English: grouped by commas, a decimal point; ``€12.50``, ``$3.00``, ``£1.00`` with the
   symbol first, other currencies with their code first: ``HUF 10,500``.
 
-Digits: a currency's own (:data:`games.currencies.DIGITS`: none for HUF, two for EUR);
-an amount with a fraction the currency does not pay in (half a forint a point) keeps
-two. An unknown currency is written by its code with two digits; no currency, the
+Digits: a currency's own (:data:`games.money.currencies.DIGITS`: none for HUF, two for
+EUR); an amount with a fraction the currency does not pay in (half a forint a point)
+keeps two. An unknown currency is written by its code with two digits; no currency, the
 number alone."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from decimal import Decimal
 from django.utils.formats import number_format
 from django.utils.translation import get_language
 
-from games.currencies import DIGITS, PREFIX_SYMBOLS, SYMBOLS
+from games.money.currencies import DIGITS, PREFIX_SYMBOLS, SYMBOLS
 
 #: Between the amount and the currency, never broken apart.
 NBSP = "\u00a0"

@@ -1,6 +1,6 @@
 """Currencies the site knows (pure: no framework): the digits an amount is shown and
 paid in, and the symbol a reader knows it by. Shared by the tournaments' payouts
-(:mod:`tournaments.payouts`) and the money format of the pages (:mod:`games.money`)."""
+(:mod:`tournaments.payouts`) and the money format of the pages (:mod:`games.money.format`)."""
 
 from __future__ import annotations
 
