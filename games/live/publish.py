@@ -96,7 +96,7 @@ class _PubSubDirect:
     object's pool, retries and instrumentation around one command were two thirds of its
     CPU (0.29 ms of a move's 5.5 ms in-process profile, bench/README.md). The channel's
     name follows the layer's own ``_get_group_channel_name``
-    (``<prefix>__group__<group>``); the tests in tests/live receive through the real layer,
+    (``<prefix>__group__<group>``); the tests in tests/games/live receive through the real layer,
     so a release that renames it fails them. A Redis that does not answer loses the
     message, never the request: the followers' replay finds the event in the log, and the
     next message connects again."""

@@ -15,7 +15,7 @@ from games.models import Game
 from games.play import services
 from games.play.dice import ScriptedDice
 from tests.factories import PlayerFactory
-from tests.live.conftest import run
+from tests.games.live.conftest import run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

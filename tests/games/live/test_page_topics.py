@@ -20,7 +20,7 @@ from games.play.invitations import invitation_decline, invitation_send
 from tests.chouette.factories import players as chouette_players
 from tests.chouette.factories import session_with, simple_entry
 from tests.factories import PlayerFactory, UserFactory, UserPlayerFactory
-from tests.live.conftest import run
+from tests.games.live.conftest import run
 from tests.tournaments.factories import EventFactory, flight_with, rated_players
 from tournaments.models import TournamentMatch
 from tournaments.services.draw import flight_draw
