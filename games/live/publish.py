@@ -92,7 +92,7 @@ class _PubSubDirect:
     another thread cost the web worker 1.5 ms of CPU per move, the two threads taking
     turns at the GIL (bench/live.py: push on 0.72 to 0.86 of the move rate with the push
     off). The command goes straight down a redis-py ``Connection`` of this thread (made
-    by the URL's connection pool: its address, password, database and TLS): the client
+    as the URL's connection pool makes one: its address, password, database and TLS): the client
     object's pool, retries and instrumentation around one command were two thirds of its
     CPU (0.29 ms of a move's 5.5 ms in-process profile, bench/README.md). The channel's
     name follows the layer's own ``_get_group_channel_name``
@@ -131,7 +131,14 @@ class _PubSubDirect:
             self._pid = os.getpid()
         conn = getattr(self._local, "connection", None)
         if conn is None:
-            conn = self._local.connection = self._pool.make_connection()
+            # Made as the pool would make it, but not counted by the pool: a connection
+            # of the pool is never given back here, and a server that starts a thread
+            # per request (the live test server, runserver) would reach the pool's
+            # max_connections ("Too many connections"). This one closes its socket when
+            # its thread ends and the thread's locals go.
+            conn = self._local.connection = self._pool.connection_class(
+                **self._pool.connection_kwargs
+            )
         return conn
 
     def publish(self, group: str, message: dict[str, Any]) -> None:
