@@ -36,10 +36,14 @@ def redis_for_worker(url: str, worker: str) -> str:
     return f"{base}/{database}"
 
 
-REDIS_URL = redis_for_worker(
-    env.str("REDIS_URL", default="redis://127.0.0.1:6379/15"),
-    os.environ.get("PYTEST_XDIST_WORKER", ""),
-)
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/15")
+if os.environ.get("TESTS_REDIS_WORKER") != _WORKER:
+    REDIS_URL = redis_for_worker(REDIS_URL, _WORKER)
+    # What a test starts on these settings (a Celery worker, a manage.py command)
+    # inherits the environment: it gets this database as it is, not lowered again.
+    os.environ["REDIS_URL"] = REDIS_URL
+    os.environ["TESTS_REDIS_WORKER"] = _WORKER
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
 CACHES = {

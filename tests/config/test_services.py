@@ -43,3 +43,29 @@ def test_the_live_channels_are_named_by_redis_database():
     assert prefix("redis://:secret@redis.example:6379/3?ssl_cert_reqs=none") == "live3"
     assert prefix("unix:///run/redis.sock?db=2") == "live2"
     assert prefix(settings.REDIS_URL) != prefix("redis://127.0.0.1:6379/0")
+
+
+def test_a_process_a_parallel_worker_starts_keeps_the_workers_redis_database():
+    """A Celery worker or a command a test starts on the test settings inherits the
+    environment: it must use the worker's Redis database, not lower it a second time."""
+    import os
+    import subprocess
+    import sys
+
+    env = {
+        **os.environ,
+        "PYTEST_XDIST_WORKER": "gw2",
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+    }
+    env.pop("REDIS_URL", None)
+    env.pop("TESTS_REDIS_WORKER", None)
+    child = (
+        "import django, subprocess, sys; django.setup(); from django.conf import settings;"
+        "print(settings.REDIS_URL); sys.stdout.flush();"
+        "subprocess.run([sys.executable, '-c', 'import django; django.setup();"
+        " from django.conf import settings; print(settings.REDIS_URL)'], check=True)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["redis://127.0.0.1:6379/13"] * 2
