@@ -24,7 +24,7 @@ from tournaments.services.draw import flight_draw
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MAT3 = Path(__file__).resolve().parents[1] / "engine" / "data" / "gnubg_3pt.mat"
+MAT3 = Path(__file__).resolve().parents[1] / "games" / "engine" / "data" / "gnubg_3pt.mat"
 
 
 def _fits(driver) -> None:
