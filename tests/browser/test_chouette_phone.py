@@ -331,12 +331,16 @@ def test_the_online_play_page_fits_390_with_44px_taps(phone, asgi_server) -> Non
     assert _small(boxed) == [], boxed
     widths["box"] = boxed["width"]
 
+    # Off the live page and signed out before the double: with the box's page still open,
+    # the double's push made it fetch itself again, and that answer, landing after the
+    # cookies were cleared, could set the box's CSRF cookie under the next login's form
+    # (403 "CSRF token from POST incorrect", seen with four test processes on two cores).
+    phone.get(f"{asgi_server.url}/healthz")
+    phone.delete_all_cookies()
     game.refresh_from_db()
     online.online_game_act(
         game_id=game.pk, by=box, action="box_double", expected_version=game.version
     )
-    phone.get(f"{asgi_server.url}/healthz")  # off the live page, then signed out
-    phone.delete_all_cookies()
     sign_in(phone, asgi_server.url, captain)
     phone.get(url)
     member = _measure(phone)
