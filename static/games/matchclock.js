@@ -17,21 +17,34 @@
     const delay0 = Number(el.dataset.delayMs || 0);
     const started = performance.now();
     let asked = false;
+    // Redrawn only when a shown second changes, and woken just after that moment: a
+    // loop on every animation frame rewrote the text 60 times a second (a layout and a
+    // paint each), which kept a phone's processor busy for as long as the page was open.
+    let shown = "";
     function tick() {
       if (!el.isConnected) return; // redrawn: the new clock has its own loop
       const used = performance.now() - started;
       const delay = Math.max(0, delay0 - used);
       const reserve = Math.max(0, reserve0 - Math.max(0, used - delay0));
-      if (delayEl) delayEl.textContent = "+" + fmt(delay);
-      el.textContent = fmt(reserve);
-      el.classList.toggle("is-low", reserve < 30000);
-      if (reserve <= 0 && !asked) {
-        asked = true;
-        setTimeout(() => document.dispatchEvent(new CustomEvent("live:refresh")), 1500);
+      const text = (delayEl ? "+" + fmt(delay) : "") + "|" + fmt(reserve);
+      if (text !== shown) {
+        shown = text;
+        if (delayEl) delayEl.textContent = "+" + fmt(delay);
+        el.textContent = fmt(reserve);
+        el.classList.toggle("is-low", reserve < 30000);
       }
-      requestAnimationFrame(tick);
+      if (reserve <= 0) {
+        if (!asked) {
+          asked = true;
+          setTimeout(() => document.dispatchEvent(new CustomEvent("live:refresh")), 1500);
+        }
+        return; // at zero nothing more to count
+      }
+      // The next whole second of whichever of the two is counting down.
+      const counting = delay > 0 ? delay : reserve;
+      setTimeout(tick, (counting % 1000 || 1000) + 5);
     }
-    requestAnimationFrame(tick);
+    tick();
   }
   init();
   document.addEventListener("live:swapped", init);
