@@ -270,6 +270,8 @@ def _perform(game, players, action, rng):
         return services.game_roll(**common, dice=dice)
     if action.kind == "play":
         return services.game_play(**common, result_position_id=action.data["position_id"])
+    if action.kind == "choose_double":  # Acey-Deucey: after a 1-2, the double to play
+        return services.game_choose_double(**common, value=action.data["value"])
     if action.kind == "double":
         return services.cube_offer(**common)
     if action.kind == "take":
