@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 # Parallel runs (pytest-xdist): one migrated template database, copied by each worker.
-pytest_plugins = ["tests.parallel"]
+pytest_plugins = ["tests.parallel", "tests.schedule"]
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
