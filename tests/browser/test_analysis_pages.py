@@ -16,6 +16,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from games.play import services
 from games.play.dice import ScriptedDice
 from tests.browser.axe import assert_accessible
+from tests.browser.conftest import WAIT_SECONDS
 from tests.browser.phone import page_fit
 from tests.factories import (
     DecisionAnalysisFactory,
@@ -111,7 +112,7 @@ def _check_pages(driver, base: str, match, anna, *, phone: bool) -> None:
         assert page_fit(driver).fits, page_fit(driver)
     assert_accessible(driver, "replay with an analysed error")
     driver.find_element(By.CSS_SELECTOR, "[data-role=next]").click()
-    WebDriverWait(driver, 5).until(
+    WebDriverWait(driver, WAIT_SECONDS).until(
         lambda d: (
             d.find_element(By.CSS_SELECTOR, "[data-replay-region]").get_attribute("data-step")
             == "2"
@@ -176,7 +177,7 @@ def test_a_player_asks_for_the_analysis_and_the_page_follows_it(phone, live_serv
     button = phone.find_element(By.CSS_SELECTOR, "[data-action=analyse]")
     phone.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
     button.click()
-    WebDriverWait(phone, 10).until(
+    WebDriverWait(phone, WAIT_SECONDS).until(
         lambda d: "Queued for analysis" in d.find_element(By.CSS_SELECTOR, state).text
     )
     analysis = MatchAnalysis.objects.get(match=match)
@@ -185,7 +186,7 @@ def test_a_player_asks_for_the_analysis_and_the_page_follows_it(phone, live_serv
     MatchAnalysis.objects.filter(pk=analysis.pk).update(
         status="running", progress=40, version=F("version") + 1
     )
-    WebDriverWait(phone, 20).until(
+    WebDriverWait(phone, WAIT_SECONDS).until(
         lambda d: "Being analysed: 40%" in d.find_element(By.CSS_SELECTOR, state).text
     )
     PlayerAnalysisFactory(analysis=analysis, player=anna, pr=3.5)
@@ -193,7 +194,7 @@ def test_a_player_asks_for_the_analysis_and_the_page_follows_it(phone, live_serv
     MatchAnalysis.objects.filter(pk=analysis.pk).update(
         status="done", progress=100, version=F("version") + 1
     )
-    WebDriverWait(phone, 20).until(
+    WebDriverWait(phone, WAIT_SECONDS).until(
         lambda d: (
             d.find_elements(By.CSS_SELECTOR, "[data-testid=pr-1]")
             and d.find_element(By.CSS_SELECTOR, "[data-testid=pr-1]").text == "6.50"

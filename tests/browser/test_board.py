@@ -23,7 +23,7 @@ from games.engine.position import Position, position_id
 from games.models import Game
 from games.play import services
 from games.play.dice import ScriptedDice
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import WAIT_SECONDS, sign_in
 from tests.browser.test_arrange import _checkers, _role, tap
 from tests.browser.test_games_phone import _club, _laptop_chromium, _to_play
 from tests.chouette.factories import players, session_with
@@ -239,7 +239,7 @@ def test_auto_roll_waits_while_a_double_is_possible(browser, live_server, log_in
     bence.save(update_fields=["auto_roll"])
     log_in(bence.user)
     browser.get(f"{live_server.url}/matches/{match.pk}/")
-    WebDriverWait(browser, 5).until(
+    WebDriverWait(browser, WAIT_SECONDS).until(
         ec.presence_of_element_located((By.CSS_SELECTOR, 'button[name="do"][value="double"]'))
     )
     # Bence may double: the choice is his, nothing is rolled.

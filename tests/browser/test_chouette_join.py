@@ -22,7 +22,7 @@ from tests.chouette.factories import players, scorekeeper, session_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LIVE_SECONDS = 8.0
+LIVE_SECONDS = WAIT_SECONDS
 TAP = 44
 CONTROLS = """
 return [...document.querySelectorAll('main button, main input:not([type=hidden]), main a.button')]

@@ -32,7 +32,7 @@ from chouette.services.sessions import session_create
 from chouette.services.summary import session_totals
 from games.engine.position import position_id
 from games.play.dice import ScriptedDice
-from tests.browser.conftest import CSP_WATCH, csp_violations, new_chromium, sign_in
+from tests.browser.conftest import CSP_WATCH, WAIT_SECONDS, csp_violations, new_chromium, sign_in
 from tests.chouette.factories import players, scorekeeper
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,7 +44,7 @@ def WebDriverWait(driver, timeout):
     return _Wait(driver, timeout, poll_frequency=0.05)
 
 
-WAIT = 10
+WAIT = WAIT_SECONDS
 
 #: Installed in Dee's browser before any page script: the page's WebSockets can be cut
 #: (and refused while ``__offline``), as when a phone loses its network for a while.

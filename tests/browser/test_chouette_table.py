@@ -19,7 +19,7 @@ from tests.chouette.factories import players, scorekeeper, session_with, simple_
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LIVE_SECONDS = 8.0
+LIVE_SECONDS = WAIT_SECONDS
 
 
 def _live(driver) -> None:

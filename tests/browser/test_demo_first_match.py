@@ -27,12 +27,13 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from games.models import Match
 from games.play import dice as server_dice
 from tests.browser.axe import assert_accessible
+from tests.browser.conftest import WAIT_SECONDS
 from tests.browser.tapping import latest, played, steps, tap, tap_a_whole_play, wait_for_a_change
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: How long a live update may take to show on the other page (the machine is shared).
-LIVE = 15
+LIVE = WAIT_SECONDS
 #: A 1-point game lasts about 20-30 turns of each player; a bound well above that.
 MAX_TURNS = 200
 #: A printed login: two spaces, the username, the password, who it is.
@@ -107,7 +108,9 @@ def test_the_printed_demo_logins_play_a_match_in_two_browsers(
     # The printed address is runserver's; the test's server listens elsewhere.
     assert login_url == "http://127.0.0.1:8000/accounts/login/"
     login_url = asgi_server.url + "/accounts/login/"
-    seeded = random.Random(30)
+    # Seed 37 gives a short game (29 plays; seed 30 gave 46) when every play taps the
+    # first step button offered: found by playing seeds 0-79 so through the services.
+    seeded = random.Random(37)
     monkeypatch.setattr(server_dice.SYSTEM_DICE, "randint", seeded.randint)
 
     a, b = browser, second_browser

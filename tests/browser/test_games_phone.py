@@ -24,7 +24,14 @@ from games.engine.actions import state_from_dict
 from games.play import invitations, services
 from games.play.dice import ScriptedDice
 from games.ratings import services as ratings
-from tests.browser.conftest import CHROMEDRIVER, CHROMIUM, CSP_WATCH, csp_violations, sign_in
+from tests.browser.conftest import (
+    CHROMEDRIVER,
+    CHROMIUM,
+    CSP_WATCH,
+    WAIT_SECONDS,
+    csp_violations,
+    sign_in,
+)
 from tests.browser.phone import PHONE_HEIGHT, PHONE_WIDTH, page_fit
 from tests.factories import PlayerFactory, UserPlayerFactory
 from tests.tournaments.factories import EventFactory, flight_with
@@ -162,7 +169,7 @@ def test_the_games_pages_fit_a_phone_and_their_controls_are_44px(phone, asgi_ser
     phone.get(asgi_server.url + "/matches/import/")
     phone.find_element(By.ID, "text").send_keys("; not a match file " * 30)
     phone.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-    WebDriverWait(phone, 5).until(lambda d: d.find_elements(By.ID, "import-error"))
+    WebDriverWait(phone, WAIT_SECONDS).until(lambda d: d.find_elements(By.ID, "import-error"))
     fit = page_fit(phone)
     assert fit.fits, str(fit)
     assert set(widths.values()) == {PHONE[0]}
@@ -170,7 +177,7 @@ def test_the_games_pages_fit_a_phone_and_their_controls_are_44px(phone, asgi_ser
 
 def _to_play(driver) -> None:
     """Wait for the arranging panel of the player to move (static/games/board.js)."""
-    WebDriverWait(driver, 5).until(
+    WebDriverWait(driver, WAIT_SECONDS).until(
         lambda d: d.execute_script(
             "const p = document.getElementById('arrange'); return p && !p.hidden;"
         )

@@ -9,12 +9,13 @@ import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
 from games.models import Match, MatchInvitation
+from tests.browser.conftest import WAIT_SECONDS
 from tests.factories import PlayerFactory, UserPlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: How long a live change may take to show on the other page.
-LIVE_SECONDS = 10
+LIVE_SECONDS = WAIT_SECONDS
 
 
 def _text(driver, css: str) -> str:

@@ -22,11 +22,12 @@ from games.models import Game
 from games.play import services
 from games.play.dice import ScriptedDice
 from tests.browser.axe import assert_accessible
+from tests.browser.conftest import WAIT_SECONDS
 from tests.factories import UserPlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WAIT = 6
+WAIT = WAIT_SECONDS
 
 # The focused element, described in one script (a live swap may replace it between two
 # WebDriver calls): tag, id, text, value, data-role, and the ids of its ancestors.

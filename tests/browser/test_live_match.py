@@ -14,12 +14,13 @@ from games.engine.actions import state_from_dict
 from games.models import Game
 from games.play import services
 from games.play.dice import ScriptedDice
+from tests.browser.conftest import WAIT_SECONDS
 from tests.factories import UserPlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: How long the other page may take to show it (a bound, not the target: see above).
-LIVE_SECONDS = 8.0
+LIVE_SECONDS = WAIT_SECONDS
 
 
 def _moves(driver) -> int:
@@ -36,7 +37,7 @@ def _not_reloaded(driver) -> bool:
 
 
 def _watching(driver) -> None:
-    WebDriverWait(driver, 10).until(
+    WebDriverWait(driver, WAIT_SECONDS).until(
         lambda d: d.execute_script("return document.body.dataset.liveState === 'up';")
     )
 
@@ -51,7 +52,7 @@ def _text(driver, css: str) -> str:
 
 def _click(driver, css: str) -> None:
     """Click the element as soon as it is there and enabled, in one script (see _text)."""
-    WebDriverWait(driver, 5).until(
+    WebDriverWait(driver, WAIT_SECONDS).until(
         lambda d: d.execute_script(
             "const e = document.querySelector(arguments[0]);"
             " if (e && !e.disabled) { e.click(); return true; } return false;",
@@ -84,7 +85,7 @@ def test_two_browsers_follow_each_others_moves_without_reloading(
         before = _moves(other)
         if me.find_elements(By.CSS_SELECTOR, "button[value=roll]"):
             _click(me, "button[value=roll]")  # then the play of the roll, redrawn
-            WebDriverWait(me, 5).until(
+            WebDriverWait(me, WAIT_SECONDS).until(
                 lambda d: d.find_elements(By.CSS_SELECTOR, "form.stacked select#play")
             )
         _click(me, "form.stacked button[type=submit]")
@@ -122,7 +123,9 @@ def test_a_spectator_page_says_when_the_server_is_gone_and_comes_back_by_itself(
     assert not browser.find_element(By.ID, "live-status").is_displayed()
 
     asgi_server.stop()
-    WebDriverWait(browser, 5).until(lambda d: d.find_element(By.ID, "live-status").is_displayed())
+    WebDriverWait(browser, WAIT_SECONDS).until(
+        lambda d: d.find_element(By.ID, "live-status").is_displayed()
+    )
     state = state_from_dict(game.state)
     from games.engine.position import position_id
 
@@ -134,6 +137,6 @@ def test_a_spectator_page_says_when_the_server_is_gone_and_comes_back_by_itself(
     )
     asgi_server.start()
     _watching(browser)  # back by itself
-    WebDriverWait(browser, 5).until(lambda d: _moves(d) == 1)
+    WebDriverWait(browser, WAIT_SECONDS).until(lambda d: _moves(d) == 1)
     assert not browser.find_element(By.ID, "live-status").is_displayed()
     assert _not_reloaded(browser)

@@ -25,14 +25,14 @@ from selenium.webdriver.support.ui import WebDriverWait
 from games.play import dice as server_dice
 from games.play import services
 from games.play.dice import ScriptedDice
-from tests.browser.conftest import CSP_WATCH, csp_violations, sign_in
+from tests.browser.conftest import CSP_WATCH, WAIT_SECONDS, csp_violations, sign_in
 from tests.browser.tapping import played, tap
 from tests.factories import UserPlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: How long a live update may take to show on the other phone.
-LIVE = 15
+LIVE = WAIT_SECONDS
 
 
 def _tap(driver, css: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from games.play import services
 from games.play.dice import ScriptedDice
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import WAIT_SECONDS, sign_in
 from tests.browser.phone import PHONE_WIDTH
 from tests.factories import UserPlayerFactory
 
@@ -59,7 +59,7 @@ def test_the_settings_page_fits_a_phone_and_turns_the_board(phone, live_server) 
     phone.find_element(By.CSS_SELECTOR, "input[name=board_orientation][value=left]").click()
     phone.find_element(By.NAME, "switch_sides_after_match").click()
     phone.find_element(By.CSS_SELECTOR, ".my-settings button[type=submit]").click()
-    saved = WebDriverWait(phone, 10).until(
+    saved = WebDriverWait(phone, WAIT_SECONDS).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, ".messages, .message-error")
     )
     assert "Your settings were saved." in saved[0].text

@@ -71,7 +71,10 @@ def test_a_whole_match_against_the_bot_on_a_phone_by_tapping(
     phone, asgi_server, monkeypatch, settings
 ):
     settings.PRACTICE_BOT_INPROCESS = True  # the local run's way: a thread, no worker
-    seeded = random.Random(28)
+    # Seed 8 gives a short game (11 plays of hers; seed 28 gave 27) when every play of
+    # hers taps the first step button offered: found by playing seeds 0-39 so through the
+    # services against the bot.
+    seeded = random.Random(8)
     monkeypatch.setattr(server_dice.SYSTEM_DICE, "randint", seeded.randint)
     anna = UserPlayerFactory(name="Anna")
     bot = practice.bot_player_get_or_create()

@@ -15,7 +15,7 @@ from games.engine.actions import state_from_dict
 from games.engine.position import position_id
 from games.play import services
 from games.play.dice import ScriptedDice
-from tests.browser.conftest import csp_violations
+from tests.browser.conftest import WAIT_SECONDS, csp_violations
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,7 +65,7 @@ def _shown(driver):
 
 
 def _until_step(driver, step: int):
-    WebDriverWait(driver, 5).until(lambda d: _shown(d)["step"] == str(step))
+    WebDriverWait(driver, WAIT_SECONDS).until(lambda d: _shown(d)["step"] == str(step))
     return _shown(driver)
 
 
@@ -150,5 +150,5 @@ def test_on_a_phone_the_buttons_are_tapped(phone, live_server):
     # The match page's games table links each game's replay.
     phone.get(f"{live_server.url}/matches/{match.pk}/")
     phone.find_element(By.CSS_SELECTOR, "[data-testid=replay-current]").click()
-    WebDriverWait(phone, 5).until(lambda d: "/replay/1/" in d.current_url)
+    WebDriverWait(phone, WAIT_SECONDS).until(lambda d: "/replay/1/" in d.current_url)
     assert _shown(phone)["step"] == "4"

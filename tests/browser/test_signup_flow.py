@@ -17,7 +17,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from games.models import Player, SignUp
 from games.players.signup import services
 from tests.browser.axe import assert_accessible
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import WAIT_SECONDS, sign_in
 from tests.browser.phone import page_fit
 from tests.factories import PlayerFactory, UserFactory
 from tests.smtp_server import smtp_server
@@ -77,7 +77,7 @@ def _press(driver: Any, css: str) -> None:
 
 
 def _wait(driver: Any, check: Any) -> None:
-    WebDriverWait(driver, 10).until(check)
+    WebDriverWait(driver, WAIT_SECONDS).until(check)
 
 
 def test_a_newcomer_signs_up_confirms_by_mail_and_is_logged_in(

@@ -9,7 +9,7 @@ import pytest
 
 from games.models import Match
 from tests.browser.axe import assert_accessible
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import WAIT_SECONDS, sign_in
 from tests.browser.phone import page_fit
 from tests.factories import UserFactory, UserPlayerFactory
 
@@ -34,7 +34,9 @@ def test_staff_without_a_player_arrange_a_match_on_a_phone(phone, live_server) -
     Select(form.find_element(By.NAME, "player1")).select_by_visible_text("Anna")
     Select(form.find_element(By.NAME, "player2")).select_by_visible_text("Anna")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    error = WebDriverWait(phone, 10).until(lambda d: d.find_elements(By.ID, "arrange-error"))
+    error = WebDriverWait(phone, WAIT_SECONDS).until(
+        lambda d: d.find_elements(By.ID, "arrange-error")
+    )
     assert error[0].get_attribute("data-code") == "same_player"
     assert not Match.objects.exists()
 
@@ -42,7 +44,7 @@ def test_staff_without_a_player_arrange_a_match_on_a_phone(phone, live_server) -
     Select(form.find_element(By.NAME, "player2")).select_by_visible_text("Bence")
     Select(form.find_element(By.NAME, "length")).select_by_value("3")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    WebDriverWait(phone, 10).until(lambda d: "/matches/arrange/" not in d.current_url)
+    WebDriverWait(phone, WAIT_SECONDS).until(lambda d: "/matches/arrange/" not in d.current_url)
     match = Match.objects.get()
     assert (match.player1_id, match.player2_id, match.length) == (anna.pk, bence.pk, 3)
     assert match.status == Match.Status.PLAYING
