@@ -24,10 +24,6 @@ DATABASES = {"default": database_from_env("postgres://postgres@127.0.0.1:5432/te
 # Each test opens and closes its own connection; a persistent one would outlive the
 # test database that pytest-django creates and drops.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
-# Django's PostgreSQL backend with a flush that DELETEs instead of TRUNCATE (the flush
-# after each transactional test; tests/postgresql/base.py says why).
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["ENGINE"] = "tests.postgresql"
 
 
 def redis_for_worker(url: str, worker: str) -> str:
