@@ -105,6 +105,13 @@ def database_from_env(default: str) -> dict[str, object]:
     db.setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     db["CONN_HEALTH_CHECKS"] = True
     db["ATOMIC_REQUESTS"] = False  # services open their own transactions
+    if db["ENGINE"] == "django.db.backends.postgresql":
+        # Prepared statements, for the cursors that ask for them: only the two statements of
+        # every game action (games.play.actionsql.statement_cursor); Django's own cursors bind
+        # on the client and never prepare. Planning was most of PostgreSQL's time for them
+        # (bench/README.md). False for PgBouncer in transaction pooling before 1.21.
+        prepared = env.bool("DATABASE_PREPARED_STATEMENTS", default=True)
+        db.setdefault("OPTIONS", {})["prepare_threshold"] = 5 if prepared else None
     return db
 
 

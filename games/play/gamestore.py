@@ -161,7 +161,7 @@ def game_store(
         params += [game.pk, expected_version, None if actor is None else actor.pk, now]
         for row in logged:
             params += [row.seq, row.kind, row.player_index, json.dumps(row.data)]
-        with connection.cursor() as cursor:
+        with actionsql.statement_cursor() as cursor:
             cursor.execute(sql, params)
             ids = [found[0] for found in cursor.fetchall()]
         if not ids:

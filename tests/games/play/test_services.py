@@ -301,3 +301,28 @@ def test_the_action_log_is_append_only_on_postgresql(players):
     ):
         cursor.execute("DELETE FROM games_gameaction WHERE id = %s", [row.pk])
     assert GameAction.objects.get(pk=row.pk).kind == "opening_roll"
+
+
+def test_an_actions_two_statements_are_prepared_and_no_other_query_is(players):
+    """games.play.actionsql.statement_cursor: after a few actions the read of the game and
+    the compare-and-set are prepared statements of the connection (planning them was most
+    of PostgreSQL's time for them, bench/README.md); the ORM's queries, bound on the
+    client, never are. Fails if the settings stop preparing (``prepare_threshold``)."""
+    _, game = _started(players, length=0)
+    dice = ScriptedDice([6, 5, 4, 2, 3, 1] * 10)
+    for _ in range(16):
+        game.refresh_from_db()
+        state = state_from_dict(game.state)
+        common = {"game_id": game.pk, "player": players[state.player_to_act]}
+        if state.phase == "roll":
+            services.game_roll(**common, expected_version=game.version, dice=dice)
+        else:
+            services.game_play(
+                **common,
+                expected_version=game.version,
+                result_position_id=position_id(state.legal_plays()[0].result),
+            )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = sorted(row[0].split(" ", 3)[0:3] for row in cursor.fetchall())
+    assert prepared == [["SELECT", 'g."id",', 'g."match_id",'], ["WITH", "u", "AS"]]
