@@ -12,8 +12,9 @@ It is not a test. Everything stays on this machine: the only address it talks to
 2. Starts two ``gunicorn config.wsgi`` (sync workers, 2 x cores + 1 each, as bench/moves.py
    does), one with ``LIVE_PUBLISH=true`` and one with ``LIVE_PUBLISH=false``, and one ASGI
    server for the sockets: ``uvicorn config.asgi:application`` (one process, ``--ws``
-   websockets by default) or, with ``--ws-server daphne``, daphne. It always stops them
-   (also on Ctrl-C, SIGTERM and at the overall limit).
+   websockets by default, with the deployed flags: permessage-deflate declined unless
+   ``--server-deflate``, pings every 20 s) or, with ``--ws-server daphne``, daphne. It
+   always stops them (also on Ctrl-C, SIGTERM and at the overall limit).
 3. For each size of ``--sizes`` (1,000 and then 5,000 sockets in all): a process opens the
    idle sockets (at most 64 handshakes at once), each watching one of the idle matches
    (spread evenly); they send nothing after the ``watch``. The ASGI server's resident
@@ -201,7 +202,13 @@ def gunicorn_server(workdir: Path, workers: int, *, publish: bool) -> Server:
 
 
 def ws_server(
-    workdir: Path, kind: str, ws_impl: str, *, conn_max_age: int | None = None, name: str = ""
+    workdir: Path,
+    kind: str,
+    ws_impl: str,
+    *,
+    deflate: bool = False,
+    conn_max_age: int | None = None,
+    name: str = "",
 ) -> Server:
     port = _host.free_port(HOST)
     if kind == "uvicorn":
@@ -214,6 +221,14 @@ def ws_server(
             str(port),
             "--ws",
             ws_impl,
+            # As deploy/systemd/backgammon-club-uvicorn@.service runs it: permessage-deflate
+            # declined (--server-deflate accepts it, as uvicorn does by default), pings 20 s.
+            "--ws-per-message-deflate",
+            "true" if deflate else "false",
+            "--ws-ping-interval",
+            "20",
+            "--ws-ping-timeout",
+            "20",
             "--lifespan",
             "on",
             "--no-access-log",
@@ -509,6 +524,11 @@ def main(argv: list[str] | None = None) -> int:
         help="the clients do not offer permessage-deflate (browsers do; by default so do we)",
     )
     parser.add_argument(
+        "--server-deflate",
+        action="store_true",
+        help="uvicorn accepts permessage-deflate (its default; the deployed server declines it)",
+    )
+    parser.add_argument(
         "--layer",
         choices=sorted(LAYER_SETTINGS),
         default="pubsub",
@@ -554,7 +574,7 @@ def main(argv: list[str] | None = None) -> int:
         played, idle = matches[:CLIENTS], matches[CLIENTS:]
         push_on = gunicorn_server(workdir, args.workers, publish=True)
         push_off = gunicorn_server(workdir, args.workers, publish=False)
-        ws = ws_server(workdir, args.ws_server, args.ws_impl)
+        ws = ws_server(workdir, args.ws_server, args.ws_impl, deflate=args.server_deflate)
         servers = [push_on, push_off, ws]
         for server in servers:
             server.start()
@@ -572,7 +592,9 @@ def main(argv: list[str] | None = None) -> int:
             f" false); production settings, PostgreSQL {DB_NAME},"
             f" Redis db 13 (channels_redis {args.layer}"
             f" layer); {CLIENTS} clients, {args.idle_matches} idle matches; permessage-deflate"
-            f" {'not offered' if args.no_deflate else 'offered'}; open files {nofile};"
+            f" {'not offered' if args.no_deflate else 'offered'}"
+            f" ({'accepted' if args.server_deflate else 'declined'} by the server);"
+            f" open files {nofile};"
             f" per size {rounds} x (push on, push off) of {warmup:g} s warm-up + {duration:g} s;"
             f" logs in {workdir}; setup {time.monotonic() - began:.1f} s",
             flush=True,
