@@ -7,13 +7,6 @@ axe-core is an npm package pinned in the repository's ``package.json`` and
 ``node_modules/`` with ``npm ci``. Its script is injected through Selenium's
 ``execute_script``: the page's Content-Security-Policy (no script but the site's own
 static files) does not apply to what the driver runs, so the site needs no exception.
-
-Sending axe's 650 kB over the WebDriver wire cost a page about 60 ms (measured: 45 ms of
-it the wire itself, more than axe's run on most pages). From a driver's second check in a
-test on, the script is also handed to Chromium once to evaluate in every new document
-(``Page.addScriptToEvaluateOnNewDocument``), so a walk over many pages sends it once;
-:func:`forget_axe` (called by the fixtures that lend a session's browser to a test) takes
-it back, so no other test's pages carry it.
 """
 
 from __future__ import annotations
@@ -99,28 +92,8 @@ class Violation:
         return "\n".join(lines)
 
 
-def _keep_axe(driver: Any) -> None:
-    """From the driver's second check on, have Chromium evaluate axe in each new document
-    itself (see the module's docstring)."""
-    calls = getattr(driver, "_axe_calls", 0) + 1
-    driver._axe_calls = calls
-    if calls == 2 and getattr(driver, "_axe_script", None) is None:
-        driver._axe_script = driver.execute_cdp_cmd(
-            "Page.addScriptToEvaluateOnNewDocument", {"source": axe_source()}
-        )["identifier"]
-
-
-def forget_axe(driver: Any) -> None:
-    """Stop evaluating axe in the driver's new documents (and count its checks anew)."""
-    script = getattr(driver, "_axe_script", None)
-    driver._axe_script, driver._axe_calls = None, 0
-    if script is not None:
-        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
-
-
 def axe_violations(driver: Any) -> list[Violation]:
     """Every WCAG 2.1 A/AA violation axe finds on the page open in ``driver``."""
-    _keep_axe(driver)
     if not driver.execute_script("return typeof window.axe === 'object'"):
         driver.execute_script(axe_source())
     driver.set_script_timeout(60)

@@ -120,11 +120,8 @@ def second_browser() -> Iterator[Any]:
 def _lent(driver: Any) -> Iterator[Any]:
     """A session's Chromium lent to one test: no cookies from earlier tests, and the
     test failed by any Content-Security-Policy violation it caused."""
-    from tests.browser.axe import forget_axe
-
     driver.delete_all_cookies()
     yield driver
-    forget_axe(driver)
     violations = csp_violations(driver)
     # Leave no page running: a live page left open would go on reconnecting and
     # fetching itself from whatever server answers on its port next.
