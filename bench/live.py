@@ -515,8 +515,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ws-impl",
         choices=("websockets", "websockets-sansio", "wsproto"),
-        default="websockets",
-        help="uvicorn's --ws (default websockets)",
+        default="websockets-sansio",
+        help="uvicorn's --ws (default websockets-sansio, as deployed)",
     )
     parser.add_argument(
         "--no-deflate",
