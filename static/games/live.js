@@ -73,6 +73,7 @@
   }
 
   var watched = {}; // topic -> true: a watch was sent on this socket
+  var confirmThenRefresh = {}; // plain topic -> true: refresh once it is watched (swap)
 
   function watchAll() {
     var seen = {};
@@ -151,6 +152,9 @@
       refreshSoon(150); // a burst of changes costs one fetch
     } else if (data.t === "resync") {
       if (data.pos) positions[data.topic] = data.pos;
+      refreshSoon(0);
+    } else if (data.t === "watching" && confirmThenRefresh[data.topic]) {
+      delete confirmThenRefresh[data.topic];
       refreshSoon(0);
     } else if (data.t === "watching" && data.pos) {
       var known = positions[data.topic];
@@ -478,6 +482,14 @@
     });
     if (topics !== undefined && topics !== body.dataset.liveTopics) {
       body.dataset.liveTopics = topics;
+      // A plain topic new to this socket (the team chat of a game that just began) has no
+      // replay: what changed between this fragment's rendering and the server's taking
+      // the watch would be missed, so the page fetches itself once more when the server
+      // says it watches (a chat line sent as the game began, seen under load in
+      // tests/browser/test_chouette_stall.py).
+      plainTopics().forEach(function (topic) {
+        if (!watched[topic] && !refused[topic]) confirmThenRefresh[topic] = true;
+      });
       watchAll();
     } else if (freshTopic) {
       watchAll();

@@ -38,7 +38,9 @@ class Socket:
             self.communicator.scope["user"] = user
 
     async def open(self) -> Socket:
-        connected, _ = await self.communicator.connect()
+        # WAIT, not the communicator's default of 1 s: on a busy machine (a parallel run
+        # on two cores) opening took longer than that and failed a test that was right.
+        connected, _ = await self.communicator.connect(timeout=WAIT)
         assert connected
         return self
 
