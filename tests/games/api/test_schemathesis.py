@@ -11,11 +11,6 @@ Each operation runs schemathesis' coverage phase (the boundary and invalid value
 parameter and field, worked out from the schema) and a bounded fuzzing phase of
 valid-by-the-schema (positive) and invalid (negative) requests, with a fixed seed,
 ``derandomize`` and no example database: the same requests every run, no flakiness.
-Anonymous, an operation that needs a login runs the fuzzing phase only: it refuses a
-visitor before it reads the request, so the coverage phase's values would all take that
-one path (the player's run sends them where they are read). Each operation is a subtest
-of a test made when it runs (``from_fixture``): five tests, the player's operations in
-three shards.
 A path id is, for most examples, one of the seeded objects' (else the generated one,
 which mostly answers 404).
 
@@ -29,7 +24,6 @@ test's transaction), and the seeded club after the module.
 from __future__ import annotations
 
 import json
-import zlib
 from decimal import Decimal
 from io import StringIO
 from typing import Any
@@ -208,6 +202,18 @@ def club(django_db_setup, django_db_blocker):
         cache.clear()  # the throttles' counts of the run's requests (the tests' Redis db)
 
 
+def _load() -> Any:
+    """The schema as ``/api/schema/`` serves it (drf-spectacular builds it from the code:
+    no database is read), to be called through the WSGI app."""
+    app = get_wsgi_application()
+    return schemathesis.openapi.from_wsgi(
+        "/api/schema/?format=json", app, config=schemathesis.Config.from_dict(CONFIG)
+    )
+
+
+schema = _load()
+
+
 #: The paths whose ``game_id`` is an online chouette game's, not a match game's.
 ONLINE_PREFIX = "/api/v1/chouette/online-games/"
 
@@ -219,6 +225,7 @@ def _ids_for(path: str) -> dict[str, list[int]]:
     return {**club.ids, **club.online_ids} if path.startswith(ONLINE_PREFIX) else club.ids
 
 
+@schema.hook
 def map_path_parameters(context: Any, path_parameters: dict[str, Any]) -> dict[str, Any]:
     """Most examples name a seeded object; the rest keep the generated id (mostly 404)."""
     if not path_parameters:
@@ -242,113 +249,21 @@ def _call(case: Any, headers: dict[str, str]) -> None:
         transaction.set_rollback(True)
 
 
-def _load(config: dict[str, Any] = CONFIG) -> Any:
-    """The schema as ``/api/schema/`` serves it (drf-spectacular builds it from the code:
-    no database is read), to be called through the WSGI app."""
-    app = get_wsgi_application()
-    loaded = schemathesis.openapi.from_wsgi(
-        "/api/schema/?format=json", app, config=schemathesis.Config.from_dict(config)
-    )
-    loaded.hook(map_path_parameters)
-    return loaded
-
-
-schema = _load()
-
-# The operations' tests are made when a test runs, not when the module is collected
-# (schemathesis' ``from_fixture``; each operation a subtest): collecting the coverage
-# phase's cases of every operation took 7 CPU-seconds, in each of the suite's workers,
-# for the quarter of the operations each worker then ran.
-
-
-@pytest.fixture(scope="module")
-def api_schema() -> Any:
-    return schema
-
-
-@pytest.fixture(autouse=True)
-def _node_id_for_schemathesis(request: Any) -> None:
-    """schemathesis 4.32's ``from_fixture`` reads ``item._nodeid``, which pytest 9.2's
-    items no longer have (it only renames the subtests' reports with it)."""
-    if not hasattr(request.node, "_nodeid"):
-        request.node._nodeid = request.node.nodeid
-
-
-@pytest.fixture(scope="module")
-def api_schema_fuzzing_only(django_db_blocker: Any) -> Any:
-    """The same schema with the coverage phase off (see test_anonymous_refused)."""
-    phases = {**CONFIG["phases"], "coverage": {"enabled": False}}
-    with django_db_blocker.unblock():  # a request's start closes stale connections
-        return _load({**CONFIG, "phases": phases})
-
-
-def _visitor_may_call(context: Any) -> bool:
-    """The schema lets a visitor call the operation (its security allows no credentials)."""
-    return {} in context.operation.definition.raw.get("security", [{}])
-
-
-def _shard(number: int, of: int) -> Any:
-    def in_shard(context: Any) -> bool:
-        return zlib.crc32(context.operation.label.encode()) % of == number
-
-    in_shard.__name__ = f"shard_{number}_of_{of}"
-    return in_shard
-
-
-_SCHEMA = schemathesis.pytest.from_fixture("api_schema")
-_FUZZING_ONLY = schemathesis.pytest.from_fixture("api_schema_fuzzing_only")
-
 # `db` is function-scoped on purpose: each example runs in a savepoint of its own, rolled
 # back after it (_call), so every example starts from the seeded club.
 ISOLATED = settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
-# The fixtures named before the run (a test made at run time asks for them only then, too
-# late for pytest-django to give it the test database).
-FIXTURES = pytest.mark.usefixtures("_node_id_for_schemathesis", "club", "db")
 
 
-@_SCHEMA.include(_visitor_may_call).parametrize()
-@FIXTURES
+@schema.parametrize()
 @ISOLATED
 def test_anonymous(case, club, db):
-    """A visitor, on every operation the schema lets a visitor call: all phases."""
     _call(case, HEADERS)
 
 
-@_FUZZING_ONLY.exclude(_visitor_may_call).parametrize()
-@FIXTURES
+@schema.parametrize()
 @ISOLATED
-def test_anonymous_refused(case, club, db):
-    """A visitor, on every operation that needs a login: refused before the request is
-    read (DRF checks the permission before it parses a body or looks anything up), so
-    the coverage phase's boundary values would all take the one path the fuzzing phase's
-    requests take; the player's tests below run them where they are read."""
-    _call(case, HEADERS)
-
-
-def _as_player(case: Any, club: Club) -> None:
+def test_as_player(case, club, db):
     _call(case, {**HEADERS, "Authorization": f"Token {club.token}"})
-
-
-# The player's operations in three shards, so that three workers can share them.
-@_SCHEMA.include(_shard(0, 3)).parametrize()
-@FIXTURES
-@ISOLATED
-def test_as_player_shard_0(case, club, db):
-    _as_player(case, club)
-
-
-@_SCHEMA.include(_shard(1, 3)).parametrize()
-@FIXTURES
-@ISOLATED
-def test_as_player_shard_1(case, club, db):
-    _as_player(case, club)
-
-
-@_SCHEMA.include(_shard(2, 3)).parametrize()
-@FIXTURES
-@ISOLATED
-def test_as_player_shard_2(case, club, db):
-    _as_player(case, club)
 
 
 # ================================================================ the probe's own requests
