@@ -447,6 +447,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Swagger UI's deep links put a link inside each operation's button (axe-core:
     # nested-interactive, WCAG 4.1.2); without them the path is plain text in the button.
+    # Its syntax highlighting colours examples below AA contrast (#d36363 on #333): off,
+    # the examples are plain text (static/css/api-docs.css).
     "SWAGGER_UI_SETTINGS": {"deepLinking": False, "syntaxHighlight": {"activated": False}},
     # Several models have a "status": name each set of choices after its model.
     "ENUM_NAME_OVERRIDES": {
