@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -27,6 +28,14 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _wait(driver, condition):  # type: ignore[no-untyped-def]
+    """Wait for ``condition`` on a page whose regions the live updates swap: an element
+    found just before its region was replaced is stale, not a failure."""
+    return WebDriverWait(
+        driver, WAIT_SECONDS, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(condition)
 
 LAPTOP = (1366, 900)
 
@@ -177,24 +186,21 @@ def test_a_player_asks_for_the_analysis_and_the_page_follows_it(phone, live_serv
     button = phone.find_element(By.CSS_SELECTOR, "[data-action=analyse]")
     phone.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
     button.click()
-    WebDriverWait(phone, WAIT_SECONDS).until(
-        lambda d: "Queued for analysis" in d.find_element(By.CSS_SELECTOR, state).text
-    )
+    _wait(phone, lambda d: "Queued for analysis" in d.find_element(By.CSS_SELECTOR, state).text)
     analysis = MatchAnalysis.objects.get(match=match)
     assert (analysis.status, analysis.requested_by_id) == ("queued", anna.user.pk)
     assert_accessible(phone, "match page, analysis queued")
     MatchAnalysis.objects.filter(pk=analysis.pk).update(
         status="running", progress=40, version=F("version") + 1
     )
-    WebDriverWait(phone, WAIT_SECONDS).until(
-        lambda d: "Being analysed: 40%" in d.find_element(By.CSS_SELECTOR, state).text
-    )
+    _wait(phone, lambda d: "Being analysed: 40%" in d.find_element(By.CSS_SELECTOR, state).text)
     PlayerAnalysisFactory(analysis=analysis, player=anna, pr=3.5)
     PlayerAnalysisFactory(analysis=analysis, player=bence, pr=6.5)
     MatchAnalysis.objects.filter(pk=analysis.pk).update(
         status="done", progress=100, version=F("version") + 1
     )
-    WebDriverWait(phone, WAIT_SECONDS).until(
+    _wait(
+        phone,
         lambda d: (
             d.find_elements(By.CSS_SELECTOR, "[data-testid=pr-1]")
             and d.find_element(By.CSS_SELECTOR, "[data-testid=pr-1]").text == "6.50"
