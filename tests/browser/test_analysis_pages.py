@@ -37,6 +37,7 @@ def _wait(driver, condition):  # type: ignore[no-untyped-def]
         driver, WAIT_SECONDS, ignored_exceptions=(StaleElementReferenceException,)
     ).until(condition)
 
+
 LAPTOP = (1366, 900)
 
 
@@ -204,6 +205,6 @@ def test_a_player_asks_for_the_analysis_and_the_page_follows_it(phone, live_serv
         lambda d: (
             d.find_elements(By.CSS_SELECTOR, "[data-testid=pr-1]")
             and d.find_element(By.CSS_SELECTOR, "[data-testid=pr-1]").text == "6.50"
-        )
+        ),
     )
     assert_accessible(phone, "match page, analysis done")
